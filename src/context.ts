@@ -1,0 +1,28 @@
+/**
+ * The services a running server hands to its rooms. Colyseus instantiates rooms itself (and the matchmaker is
+ * process-global), so rooms read the current context instead of receiving it through room options.
+ */
+import type { AutoSave } from './autosave.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { Logger } from './logger.ts';
+
+export interface GameContext {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly autosave: AutoSave;
+  /** Characters currently in the world, maintained by the WorldRoom. */
+  readonly online: Set<string>;
+}
+
+let current: GameContext | undefined;
+
+export function setGameContext(context: GameContext | undefined): void {
+  current = context;
+}
+
+export function gameContext(): GameContext {
+  if (!current) throw new Error('the game server has not been started');
+  return current;
+}

@@ -1,0 +1,63 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './user.ts';
+
+/**
+ * The spec's character record (exact fields and defaults) plus level and experience for all 17 skills.
+ * Constitution starts at level 10 with the 1,154 experience that level needs.
+ */
+export const CharacterSchema = defineEntity({
+  name: 'Character',
+  tableName: 'characters',
+  properties: {
+    id: p.text().primary(),
+    accountId: () => p.manyToOne(User).mapToPk().fieldName('account_id').deleteRule('cascade').index(),
+    name: p.text().unique(),
+    combatLevel: p.integer().default(3),
+    health: p.integer().default(100),
+    coins: p.integer().default(0),
+    positionX: p.double().default(0),
+    positionY: p.double().default(10),
+    positionZ: p.double().default(0),
+
+    attackLevel: p.integer().default(1),
+    strengthLevel: p.integer().default(1),
+    defenseLevel: p.integer().default(1),
+    constitutionLevel: p.integer().default(10),
+    rangedLevel: p.integer().default(1),
+    magicLevel: p.integer().default(1),
+    prayerLevel: p.integer().default(1),
+    woodcuttingLevel: p.integer().default(1),
+    miningLevel: p.integer().default(1),
+    fishingLevel: p.integer().default(1),
+    firemakingLevel: p.integer().default(1),
+    cookingLevel: p.integer().default(1),
+    smithingLevel: p.integer().default(1),
+    agilityLevel: p.integer().default(1),
+    craftingLevel: p.integer().default(1),
+    fletchingLevel: p.integer().default(1),
+    runecraftingLevel: p.integer().default(1),
+
+    attackXp: p.integer().default(0),
+    strengthXp: p.integer().default(0),
+    defenseXp: p.integer().default(0),
+    constitutionXp: p.integer().default(1154),
+    rangedXp: p.integer().default(0),
+    magicXp: p.integer().default(0),
+    prayerXp: p.integer().default(0),
+    woodcuttingXp: p.integer().default(0),
+    miningXp: p.integer().default(0),
+    fishingXp: p.integer().default(0),
+    firemakingXp: p.integer().default(0),
+    cookingXp: p.integer().default(0),
+    smithingXp: p.integer().default(0),
+    agilityXp: p.integer().default(0),
+    craftingXp: p.integer().default(0),
+    fletchingXp: p.integer().default(0),
+    runecraftingXp: p.integer().default(0),
+
+    createdAt: p.datetime().onCreate(() => new Date()),
+    lastLoginAt: p.datetime().nullable(),
+  },
+});
+export class Character extends CharacterSchema.class {}
+CharacterSchema.setClass(Character);

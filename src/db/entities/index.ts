@@ -1,0 +1,18 @@
+import { Character } from './character.ts';
+import { EquipmentSlot, InventorySlot, Item } from './items.ts';
+import { FriendRequest, Friendship, IgnoreEntry } from './social.ts';
+import { TradeAudit } from './trade-audit.ts';
+import { User } from './user.ts';
+import { NpcKill, PlayerDeath, PlayerSession, WorldChunk } from './world.ts';
+
+export * from './character.ts';
+export * from './items.ts';
+export * from './social.ts';
+export * from './trade-audit.ts';
+export * from './user.ts';
+export * from './world.ts';
+
+export const ENTITIES = [
+  User, Character, Item, InventorySlot, EquipmentSlot, WorldChunk, PlayerSession, PlayerDeath, NpcKill,
+  Friendship, FriendRequest, IgnoreEntry, TradeAudit,
+];

@@ -1,0 +1,8 @@
+import type { Constructor } from '@mikro-orm/core';
+import type { Migration } from '@mikro-orm/migrations';
+import { Migration20261122042204 } from './Migration20261122042204.ts';
+
+/** Every migration in order. New ones are created with `npm run migration:create` and listed here. */
+export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> = [
+  { name: 'Migration20261122042204', class: Migration20261122042204 },
+];

@@ -1,0 +1,34 @@
+/** The last middlewares: unknown routes → 404, thrown errors → problem details (a client fault is never a 500). */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../logger.ts';
+import { HttpProblem, sendProblem } from './problem.ts';
+
+export const notFound: RequestHandler = (req, res) => {
+  sendProblem(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
+};
+
+/** Errors raised by body-parser carry a `type` and a client status. */
+const BODY_PARSER_ERRORS: Record<string, [number, string, string]> = {
+  'entity.parse.failed': [400, 'MALFORMED_JSON', 'The request body is not valid JSON'],
+  'entity.too.large': [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the limit'],
+  'encoding.unsupported': [415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported'],
+  'charset.unsupported': [415, 'UNSUPPORTED_CHARSET', 'The request body charset is not supported'],
+  'request.aborted': [400, 'REQUEST_ABORTED', 'The request was aborted'],
+};
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof HttpProblem) {
+      res.set(error.headers);
+      return sendProblem(res, error.status, error.code, error.message, error.extensions);
+    }
+    const known = typeof error?.type === 'string' ? BODY_PARSER_ERRORS[error.type] : undefined;
+    if (known) return sendProblem(res, known[0], known[1], known[2]);
+    if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
+      return sendProblem(res, error.status, 'BAD_REQUEST', 'The request could not be processed');
+    }
+    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error in HTTP route');
+    sendProblem(res, 500, 'INTERNAL_ERROR', 'An unexpected error occurred');
+  };
+}

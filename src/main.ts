@@ -1,0 +1,49 @@
+/**
+ * The server process (started through start.js, which checks the Node version): loads the configuration
+ * (step 1), starts the server and shuts it down gracefully on SIGTERM/SIGINT within 10 seconds.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './server.ts';
+
+let loaded;
+try {
+  loaded = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const { config, warnings } = loaded;
+const logger = createLogger(config);
+logger.info({ step: 1, nodeEnv: config.nodeEnv, port: config.port }, 'configuration loaded');
+for (const warning of warnings) logger.warn(warning);
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+try {
+  const server = await startServer({ config, logger });
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutdown requested');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown did not finish within 10 s; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+} catch (error) {
+  logger.fatal({ err: error }, 'startup failed');
+  process.exit(1);
+}

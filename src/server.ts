@@ -1,0 +1,119 @@
+/**
+ * Boots a game server from a configuration, following the spec's startup sequence (steps 2–7; step 1 is the
+ * caller's), and returns a handle that shuts it down in order. Used by main.ts and by the tests alike.
+ */
+import fs from 'node:fs';
+import http, { type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server, matchMaker } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import express, { Router } from 'express';
+import { WorldRoom } from '../rooms/WorldRoom.ts';
+import { AutoSave } from './autosave.ts';
+import type { Config } from './config.ts';
+import { setGameContext, type GameContext } from './context.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { configureHttpApp } from './http/app.ts';
+import { createOriginPolicy, installOriginPolicy } from './http/cors.ts';
+import { healthRouter } from './http/routes/health.ts';
+import type { Logger } from './logger.ts';
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  /** Tests: start the embedded database from this migrated image instead of the data directory. */
+  pgliteTemplate?: Blob;
+}
+
+export interface GameServer {
+  readonly port: number;
+  readonly httpServer: HttpServer;
+  readonly context: GameContext;
+  /** Stops accepting, lets rooms save, runs the last auto-save, closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Headers and request timeouts that keep slow or idle clients from holding sockets (slowloris). */
+function hardenHttpServer(server: HttpServer): void {
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+}
+
+export async function startServer({ config, logger, pgliteTemplate }: StartOptions): Promise<GameServer> {
+  const step = (n: number, message: string, extra: object = {}) => logger.info({ step: n, ...extra }, message);
+
+  step(2, config.skipManifests ? 'manifests skipped (SKIP_MANIFESTS=true)' : 'manifests: using the bundled world');
+
+  const db: Database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDataDir: pgliteTemplate ? 'memory://' : config.pgliteDataDir,
+    pgliteTemplate,
+  });
+  step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
+
+  const autosave = new AutoSave(config.saveIntervalSeconds, logger);
+  const context: GameContext = { config, logger, db, autosave, online: new Set() };
+  setGameContext(context);
+
+  const httpServer = http.createServer();
+  hardenHttpServer(httpServer);
+  const frontend = Router();
+  installOriginPolicy(createOriginPolicy(config));
+  const transport = new WebSocketTransport({ server: httpServer, maxPayload: 4 * 1024 });
+  const colyseus = new Server({
+    transport,
+    greet: false,
+    gracefullyShutdown: false,
+    express: (app) => {
+      configureHttpApp(app as express.Express, {
+        logger,
+        routers: [
+          healthRouter(config, {
+            playersOnline: () => context.online.size,
+            rooms: () => matchMaker.stats.local.roomCount,
+          }),
+        ],
+        fallbacks: [frontend],
+      });
+    },
+  });
+  colyseus.define('world', WorldRoom);
+
+  try {
+    await colyseus.listen(config.port, config.host);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const port = (httpServer.address() as AddressInfo).port;
+  step(4, 'HTTP server listening', { port });
+  step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true });
+
+  await matchMaker.createRoom('world', {});
+  autosave.start();
+  step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
+
+  if (config.isProduction && fs.existsSync(config.clientBuildDir)) {
+    frontend.use(express.static(config.clientBuildDir, { index: 'index.html' }));
+    step(7, 'serving the client build', { dir: config.clientBuildDir });
+  } else {
+    step(7, 'no client build served', { dir: config.clientBuildDir, production: config.isProduction });
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      logger.info('shutting down: no new connections, rooms saving');
+      await colyseus.gracefullyShutdown(false);
+      httpServer.closeAllConnections();
+      await autosave.stop();
+      await db.close();
+      setGameContext(undefined);
+      logger.info('shutdown complete');
+    })();
+    return closing;
+  };
+
+  return { port, httpServer, context, close };
+}
