@@ -6,12 +6,15 @@ import type { AutoSave } from './autosave.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Logger } from './logger.ts';
+import type { GameData } from './manifests/game-data.ts';
 
 export interface GameContext {
   readonly config: Config;
   readonly logger: Logger;
   readonly db: Database;
   readonly autosave: AutoSave;
+  /** The validated game data; null only when SKIP_MANIFESTS bypassed validation. */
+  readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */
   readonly online: Set<string>;
 }

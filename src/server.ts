@@ -3,6 +3,7 @@
  * caller's), and returns a handle that shuts it down in order. Used by main.ts and by the tests alike.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import http, { type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, matchMaker } from '@colyseus/core';
@@ -16,7 +17,11 @@ import { openDatabase, type Database } from './db/database.ts';
 import { configureHttpApp } from './http/app.ts';
 import { createOriginPolicy, installOriginPolicy } from './http/cors.ts';
 import { healthRouter } from './http/routes/health.ts';
+import { createManifestsRouter } from './http/routes/manifests.ts';
+import { createSkillUnlocksRouter } from './http/routes/skill-unlocks.ts';
 import type { Logger } from './logger.ts';
+import { loadManifests } from './manifests/load-manifests.ts';
+import { skillUnlocksFromManifestFiles } from './manifests/skill-unlocks.ts';
 
 export interface StartOptions {
   config: Config;
@@ -43,7 +48,15 @@ function hardenHttpServer(server: HttpServer): void {
 export async function startServer({ config, logger, pgliteTemplate }: StartOptions): Promise<GameServer> {
   const step = (n: number, message: string, extra: object = {}) => logger.info({ step: n, ...extra }, message);
 
-  step(2, config.skipManifests ? 'manifests skipped (SKIP_MANIFESTS=true)' : 'manifests: using the bundled world');
+  const manifests = await loadManifests({
+    cdnUrl: config.publicCdnUrl,
+    cacheDir: path.join(config.worldDir, 'assets', 'manifests'),
+    mode: config.nodeEnv,
+    ci: config.ci,
+    skipManifests: config.skipManifests,
+    logger,
+  });
+  step(2, 'manifests loaded', { source: manifests.source, files: manifests.files.size });
 
   const db: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -53,7 +66,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
 
   const autosave = new AutoSave(config.saveIntervalSeconds, logger);
-  const context: GameContext = { config, logger, db, autosave, online: new Set() };
+  const context: GameContext = { config, logger, db, autosave, data: manifests.data, online: new Set() };
   setGameContext(context);
 
   const httpServer = http.createServer();
@@ -73,6 +86,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
             playersOnline: () => context.online.size,
             rooms: () => matchMaker.stats.local.roomCount,
           }),
+          createManifestsRouter(manifests.files),
+          createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
         ],
         fallbacks: [frontend],
       });
