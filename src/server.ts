@@ -14,6 +14,7 @@ import { AutoSave } from './autosave.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp } from './http/app.ts';
 import { createOriginPolicy, installOriginPolicy } from './http/cors.ts';
 import { healthRouter } from './http/routes/health.ts';
@@ -58,8 +59,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   });
   step(2, 'manifests loaded', { source: manifests.source, files: manifests.files.size });
 
+  const databaseUrl = config.databaseUrl ?? (config.useLocalPostgres ? await startLocalPostgres(logger) : undefined);
   const db: Database = await openDatabase({
-    databaseUrl: config.databaseUrl,
+    databaseUrl,
     pgliteDataDir: pgliteTemplate ? 'memory://' : config.pgliteDataDir,
     pgliteTemplate,
   });

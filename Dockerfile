@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1.7
+# Multi-stage build of the game server. The image's Node 22 runs the TypeScript sources directly
+# (built-in type stripping), so there is no compile step; migrations run when the server starts.
+
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: the image already has Node 22, so the node@22 package's binary download is not needed.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY src ./src
+COPY rooms ./rooms
+COPY schema ./schema
+COPY world ./world
+# Model bounds are a build-time artifact (see docs/manifests.md).
+RUN node src/tools/build-bounds.ts
+
+FROM node:22-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=5555 \
+    WORLD=/app/world
+WORKDIR /app
+COPY --from=build --chown=node:node /app ./
+USER node
+EXPOSE 5555
+# The hosting platform polls /status every 30 s and needs an answer within 3 s.
+HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5555)+'/status').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "src/start.js"]

@@ -1,0 +1,58 @@
+/** Runs the real server as a child process (`node src/start.js`) for start-up, signal and crash tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly baseUrl: string;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function spawnServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['src/start.js'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** Polls /health until it answers 200; returns the milliseconds it took. */
+export async function waitForHealth(server: ServerProcess, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  let exited = false;
+  void server.exited.then(() => (exited = true));
+  while (Date.now() - started < timeoutMs && !exited) {
+    try {
+      const response = await fetch(`${server.baseUrl}/health`);
+      if (response.status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`server did not become healthy:\n${server.output()}`);
+}
