@@ -129,18 +129,31 @@ export function applyTransfer(
   remove: readonly Removal[],
   add: readonly ItemToAdd[],
 ): Result<Inventory, InventoryCode> {
-  const work = [...inventory];
-  for (const removal of remove) {
-    const refused = 'slot' in removal
-      ? refusalOf(takeFromSlot(work, removal.slot, removal.quantity, removal.itemId))
-      : takeById(work, removal.itemId, removal.quantity);
-    if (refused) return refused;
-  }
+  const taken = takeItems(inventory, remove);
+  if (!taken.ok) return taken;
+  const work = [...taken.value.inventory];
   for (const addition of add) {
     const refused = putIn(work, items, addition);
     if (refused) return refused;
   }
   return ok(work);
+}
+
+/** All-or-nothing removal that also returns the removed stacks, metadata included (what a trade hands over). */
+export function takeItems(
+  inventory: Inventory,
+  remove: readonly Removal[],
+): Result<{ inventory: Inventory; removed: InventoryItem[] }, InventoryCode> {
+  const work = [...inventory];
+  const removed: InventoryItem[] = [];
+  for (const removal of remove) {
+    const taken = 'slot' in removal
+      ? takeFromSlot(work, removal.slot, removal.quantity, removal.itemId)
+      : takeById(work, removal.itemId, removal.quantity);
+    if (!taken.ok) return taken;
+    removed.push(...(Array.isArray(taken.value) ? taken.value : [taken.value]));
+  }
+  return ok({ inventory: work, removed });
 }
 
 /**
@@ -186,10 +199,6 @@ export function inventoryTotals(inventory: Inventory): Map<string, number> {
   return totals;
 }
 
-function refusalOf<T>(result: Result<T, InventoryCode>): Refusal<InventoryCode> | null {
-  return result.ok ? null : result;
-}
-
 function takeFromSlot(
   work: InventorySlot[],
   slot: number,
@@ -210,19 +219,21 @@ function takeFromSlot(
   return ok({ ...held, quantity });
 }
 
-function takeById(work: InventorySlot[], itemId: string, quantity: number): Refusal<InventoryCode> | null {
+function takeById(work: InventorySlot[], itemId: string, quantity: number): Result<InventoryItem[], InventoryCode> {
   if (!isValidQuantity(quantity)) return invalidQuantity(quantity);
   const held = countItem(work, itemId);
-  if (held < quantity) return refuse('NOT_ENOUGH_ITEMS', `only ${held} ${itemId} in the inventory, not ${quantity}`);
+  if (held < quantity) return refuse('NOT_ENOUGH_ITEMS', `only ${held} ${String(itemId)} in the inventory, not ${quantity}`);
+  const removed: InventoryItem[] = [];
   let left = quantity;
   for (let i = 0; i < work.length && left > 0; i++) {
     const slot = work[i];
     if (slot?.itemId !== itemId) continue;
     const take = Math.min(left, slot.quantity);
     work[i] = take === slot.quantity ? null : { ...slot, quantity: slot.quantity - take };
+    removed.push({ ...slot, quantity: take });
     left -= take;
   }
-  return null;
+  return ok(removed);
 }
 
 function checkAddition(items: ItemDefinitions, addition: ItemToAdd): Refusal<InventoryCode> | null {

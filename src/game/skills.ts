@@ -38,3 +38,56 @@ export function levelForXp(xp: number): number {
 export function startingLevel(skill: Skill): number {
   return skill === 'constitution' ? 10 : 1;
 }
+
+/** A character's level in every skill. */
+export type Levels = Readonly<Record<Skill, number>>;
+
+/** The levels of a new character. */
+export function startingLevels(): Levels {
+  return Object.fromEntries(SKILLS.map((skill) => [skill, startingLevel(skill)])) as Record<Skill, number>;
+}
+
+/** The skills whose level is below the requirement, with both numbers. */
+export function unmetRequirements(
+  requirements: Readonly<Partial<Record<Skill, number>>>,
+  levels: Levels,
+): { skill: Skill; required: number; level: number }[] {
+  const unmet: { skill: Skill; required: number; level: number }[] = [];
+  for (const skill of SKILLS) {
+    const required = requirements[skill];
+    if (required !== undefined && levels[skill] < required) unmet.push({ skill, required, level: levels[skill] });
+  }
+  return unmet;
+}
+
+/** "attack 10 (you have 5), ranged 5 (you have 1)" */
+export function describeUnmet(unmet: readonly { skill: Skill; required: number; level: number }[]): string {
+  return unmet.map((u) => `${u.skill} ${u.required} (you have ${u.level})`).join(', ');
+}
+
+/** Experience per skill stops growing here. */
+export const MAX_XP = 200_000_000;
+
+/** Adds experience, capped at MAX_XP; negative, NaN or infinite gains add nothing. */
+export function addXp(current: number, gained: number): number {
+  if (!Number.isFinite(gained) || gained <= 0) return current;
+  return Math.min(MAX_XP, current + gained);
+}
+
+/**
+ * Combat level (classic formula):
+ *   base   = 0.25 × (defense + constitution + floor(prayer / 2))
+ *   melee  = 0.325 × (attack + strength)
+ *   ranged = 0.325 × floor(ranged × 1.5)
+ *   magic  = 0.325 × floor(magic × 1.5)
+ *   level  = floor(base + max(melee, ranged, magic))
+ * A new character (constitution 10, the rest 1) is level 3; all 99s give 126.
+ */
+export function combatLevel(levels: Pick<Levels, 'attack' | 'strength' | 'defense' | 'constitution' | 'ranged' | 'magic' | 'prayer'>): number {
+  const base = 0.25 * (levels.defense + levels.constitution + Math.floor(levels.prayer / 2));
+  const melee = 0.325 * (levels.attack + levels.strength);
+  const ranged = 0.325 * Math.floor(levels.ranged * 1.5);
+  const magic = 0.325 * Math.floor(levels.magic * 1.5);
+  // The small epsilon keeps exact results such as 3.0 from landing on 2.999… in floating point.
+  return Math.floor(base + Math.max(melee, ranged, magic) + 1e-9);
+}

@@ -15,7 +15,6 @@ import {
   removeFromSlot,
   removeItem,
   type Inventory,
-  type ItemToAdd,
   type Removal,
 } from '../../src/game/inventory.ts';
 import { MAX_STACK } from '../../src/game/quantity.ts';
@@ -281,5 +280,3 @@ function assertWellFormed(inventory: Inventory): void {
     } else assert.equal(slot.quantity, 1);
   }
 }
-
-export type { ItemToAdd };
