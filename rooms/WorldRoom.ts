@@ -1,34 +1,303 @@
 /**
- * The shared world. It runs the 600 ms game tick and hooks into auto-save. Entering the world is built by the
- * live-world work; until then every join is refused with a coded error.
+ * The shared world: players, NPCs and resource nodes on the tile grid, the 600 ms game tick, movement, chat and
+ * the area of interest. SDK clients join it through the matchmaker; /ws JSON clients through the adapter, which
+ * hands their events to `dispatch` — the same handlers serve both.
  */
-import { Room, ServerError } from '@colyseus/core';
-import { gameContext } from '../src/context.ts';
+import { CloseCode, type AuthContext, type Client } from '@colyseus/core';
+import type { z } from 'zod';
+import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
+import type { Identity } from '../src/auth/tokens.ts';
+import { gameContext, type GameContext } from '../src/context.ts';
+import type { Character } from '../src/db/entities/index.ts';
+import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked-tiles.ts';
+import type { GameData } from '../src/manifests/game-data.ts';
+import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
 import { WorldState } from '../schema/world-state.ts';
+import { GameError, joinRefusal } from './game-error.ts';
+import { GameRoom } from './game-room.ts';
+import { chat } from './world/features/chat.ts';
+import { movement } from './world/features/movement.ts';
+import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
+import { InterestSync } from './world/interest-sync.ts';
+import { loadPlayerContainers } from './world/item-moves.ts';
+import { OnlinePlayer, type Tile } from './world/online-player.ts';
+import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from './world/persistence.ts';
+import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldFeature } from './world/world-api.ts';
+import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
 export const TICK_MS = 600;
+/** Seconds a dropped player keeps its place, waiting to reconnect. */
+export const RECONNECT_GRACE_SECONDS = 20;
+export const DEFAULT_INTEREST_RADIUS = 16;
 
-export class WorldRoom extends Room<{ state: WorldState }> {
+/** The areas of the game, installed in this order. */
+export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat];
+
+type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
+
+export interface WorldJoinOptions {
+  characterId?: unknown;
+  createCharacter?: unknown;
+}
+
+interface WorldAuth {
+  identity: Identity;
+  character: Character;
+  /** The client's address (for attempt limits such as the admin code). */
+  address: string | undefined;
+}
+
+export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   override maxClients = 5000;
   override autoDispose = false;
+  data!: GameData;
+  blocked!: BlockedTiles;
+  grid!: SpatialGrid;
+  interestRadius = DEFAULT_INTEREST_RADIUS;
+  private readonly online = new Map<string, OnlinePlayer>();
+  private readonly bySession = new Map<string, OnlinePlayer>();
+  private readonly dirty = new Set<TrackedEntity>();
+  private readonly sync = new InterestSync();
+  private readonly commands = new Map<string, CommandHandler>();
+  private readonly tickWork: Array<(tick: number) => void> = [];
+  private readonly joinHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
+  private readonly leaveHooks: Array<(player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>> = [];
   private unregisterSaver: (() => void) | undefined;
 
-  override onCreate(): void {
+  /** Runs on the matchmaking request: who is joining, and with which of their characters. */
+  static override async onAuth(_token: string, options: WorldJoinOptions, context: AdapterAuthContext): Promise<WorldAuth> {
+    const identity = context[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(context);
+    const { db } = gameContext();
+    try {
+      let character: Character;
+      if (options.createCharacter !== undefined) {
+        const name = (options.createCharacter as { name?: unknown } | null)?.name;
+        character = await createCharacter(db.em, identity.accountId, name);
+      } else if (typeof options.characterId === 'string' && options.characterId.length <= 64) {
+        character = await loadOwnedCharacter(db.em, identity.accountId, options.characterId);
+      } else {
+        throw new GameError('INVALID_REQUEST', 'Join with { characterId } or { createCharacter: { name } }');
+      }
+      if (identity.characterId !== undefined && identity.characterId !== character.id) {
+        throw new GameError('CHARACTER_NOT_OWNED', 'This token is bound to another character');
+      }
+      if (gameContext().online.has(character.id)) {
+        throw new GameError('ALREADY_ONLINE', 'That character is already in the world');
+      }
+      return { identity, character, address: context.ip };
+    } catch (error) {
+      if (error instanceof GameError) throw joinRefusal(error.code, error.message);
+      throw error;
+    }
+  }
+
+  override onCreate(options: { interestRadius?: number } = {}): void {
+    const data = gameContext().data;
+    if (!data) throw new Error('the world needs validated game data (SKIP_MANIFESTS is set)');
+    this.data = data;
+    this.interestRadius = options.interestRadius ?? DEFAULT_INTEREST_RADIUS;
+    this.grid = new SpatialGrid(this.interestRadius);
+    this.blocked = computeBlockedTiles(data);
     this.state = new WorldState();
     this.state.tick = 0;
-    this.setSimulationInterval(() => this.onTick(), TICK_MS);
-    this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, async () => {});
+    for (const npc of spawnNpcs(data)) {
+      this.state.npcs.set(npc.id, npc.state);
+      this.grid.insert(npc);
+    }
+    for (const resource of spawnResources(data)) {
+      this.state.resources.set(resource.id, resource.state);
+      this.grid.insert(resource);
+    }
+    for (const feature of WORLD_FEATURES) feature.install(this);
+    this.setSimulationInterval(() => this.runTick(), TICK_MS);
+    this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
   }
 
-  override onAuth(): boolean {
-    throw new ServerError(4003, 'WORLD_NOT_OPEN: entering the world is not available yet');
+  override async onJoin(client: Client, _options: WorldJoinOptions, auth: WorldAuth): Promise<void> {
+    const { character, identity } = auth;
+    const { online, db } = gameContext();
+    // Re-checked synchronously: two joins for one character may both have passed onAuth.
+    if (online.has(character.id)) throw joinRefusal('ALREADY_ONLINE', 'That character is already in the world');
+    online.add(character.id);
+    client.ref.once('close', () => {
+      if (!this.bySession.has(client.sessionId)) online.delete(character.id);
+    });
+    try {
+      const tile = this.startingTile(character);
+      const sessionRowId = await startSession(db.em, character.id, identity.accountId);
+      const player = new OnlinePlayer({
+        characterId: character.id, accountId: identity.accountId, name: character.name, x: tile.x, z: tile.z,
+        health: character.health, maxHealth: character.constitutionLevel * 10, combatLevel: character.combatLevel,
+        sessionRowId, roles: identity.roles,
+      }, client);
+      player.address = auth.address;
+      player.ignores = await loadIgnores(db.em, identity.accountId);
+      await loadPlayerContainers(this, player);
+      for (const hook of this.joinHooks) await hook(player);
+      this.online.set(player.id, player);
+      this.bySession.set(client.sessionId, player);
+      this.state.players.set(player.id, player.state);
+      this.grid.insert(player);
+      this.sync.attach(client);
+      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty));
+      client.send('player:sync', player.sync());
+    } catch (error) {
+      online.delete(character.id);
+      throw error;
+    }
   }
 
-  private onTick(): void {
-    this.state.tick++;
+  override onDrop(client: Client, code?: number): void {
+    const player = this.bySession.get(client.sessionId);
+    if (!player || code === CloseCode.SERVER_SHUTDOWN) return;
+    player.path = [];
+    player.state.action = 'disconnected';
+    this.dirty.add(player);
+    this.allowReconnection(client, RECONNECT_GRACE_SECONDS);
+  }
+
+  override onReconnect(client: Client): void {
+    const player = this.bySession.get(client.sessionId);
+    if (!player) return;
+    player.client = client;
+    player.state.action = 'idle';
+    player.interest.clear();
+    this.dirty.add(player);
+    this.sync.attach(client);
+    client.send('player:sync', player.sync());
+  }
+
+  override async onLeave(client: Client, code?: number): Promise<void> {
+    const player = this.bySession.get(client.sessionId);
+    if (!player) return;
+    this.bySession.delete(client.sessionId);
+    this.online.delete(player.id);
+    this.state.players.delete(player.id);
+    this.grid.remove(player);
+    this.dirty.delete(player);
+    const reason: LeaveReason = code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected';
+    const context = gameContext();
+    try {
+      for (const hook of this.leaveHooks) await hook(player, reason);
+      await endSession(context.db.em, {
+        sessionRowId: player.sessionRowId, characterId: player.id, reason, joinedAt: player.joinedAt,
+        position: { x: player.x, z: player.z },
+      }, this.data.world.tileSize);
+    } catch (error) {
+      context.logger.error({ err: error, characterId: player.id }, 'could not save the leaving player');
+    } finally {
+      context.online.delete(player.id);
+    }
   }
 
   override onDispose(): void {
     this.unregisterSaver?.();
+  }
+
+  /** For the /ws adapter: a reconnecting socket must belong to the same account as the held seat. */
+  sessionBelongsTo(sessionId: string, accountId: string): boolean {
+    return this.bySession.get(sessionId)?.accountId === accountId;
+  }
+
+  // ---- WorldApi, for the feature modules ----
+
+  context(): GameContext {
+    return gameContext();
+  }
+
+  currentTick(): number {
+    return this.state.tick;
+  }
+
+  handle<S extends z.ZodType>(type: string, schema: S, handler: PlayerHandler<z.infer<S>>): void {
+    this.registerHandler(type, schema, (client, data) => handler(this.playerOf(client), data, client));
+  }
+
+  command(name: string, handler: CommandHandler): void {
+    this.commands.set(name, handler);
+  }
+
+  async runCommand(player: OnlinePlayer, line: string): Promise<void> {
+    const [name, ...args] = line.replace(/^\//, '').split(/\s+/);
+    const handler = this.commands.get(name ?? '');
+    if (!handler) throw new GameError('UNKNOWN_COMMAND', `Unknown command /${(name ?? '').slice(0, 32)}`);
+    await handler(player, args);
+  }
+
+  player(characterId: string): OnlinePlayer | undefined {
+    return this.online.get(characterId);
+  }
+
+  players(): IterableIterator<OnlinePlayer> {
+    return this.online.values();
+  }
+
+  markChanged(entity: TrackedEntity): void {
+    this.dirty.add(entity);
+  }
+
+  onTick(work: (tick: number) => void): void {
+    this.tickWork.push(work);
+  }
+
+  onPlayerJoin(hook: (player: OnlinePlayer) => void | Promise<void>): void {
+    this.joinHooks.push(hook);
+  }
+
+  onPlayerLeave(hook: (player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>): void {
+    this.leaveHooks.push(hook);
+  }
+
+  sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void {
+    this.grid.forEachNear(x, z, radius, (entity) => {
+      if (entity.kind !== 'player') return;
+      const listener = entity as OnlinePlayer;
+      if (!accept || accept(listener)) listener.client.send(type, data);
+    });
+  }
+
+  // ---- internals ----
+
+  private playerOf(client: Client): OnlinePlayer {
+    const player = this.bySession.get(client.sessionId);
+    if (!player) throw new GameError('NOT_IN_WORLD', 'You are not in the world');
+    return player;
+  }
+
+  private startingTile(character: Character): Tile {
+    const home = this.data.world.home;
+    if (!character.lastLoginAt) return { x: home.x, z: home.z };
+    const tile = {
+      x: Math.round(character.positionX / this.data.world.tileSize),
+      z: Math.round(character.positionZ / this.data.world.tileSize),
+    };
+    return this.blocked.isBlocked(tile.x, tile.z) ? { x: home.x, z: home.z } : tile;
+  }
+
+  private runTick(): void {
+    const tick = ++this.state.tick;
+    for (const work of this.tickWork) {
+      try {
+        work(tick);
+      } catch (error) {
+        gameContext().logger.error({ err: error, tick }, 'tick work failed');
+      }
+    }
+    this.sync.beginTick();
+    for (const player of this.online.values()) {
+      const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty);
+      this.sync.deliver(player.client, tick, diff);
+    }
+    this.dirty.clear();
+  }
+
+  private async savePositions(): Promise<void> {
+    const moved = [...this.online.values()].filter((p) => p.x !== p.savedX || p.z !== p.savedZ);
+    if (moved.length === 0) return;
+    await savePositions(gameContext().db.em, moved.map((p) => ({ id: p.id, x: p.x, z: p.z })), this.data.world.tileSize);
+    for (const player of moved) {
+      player.savedX = player.x;
+      player.savedZ = player.z;
+    }
   }
 }

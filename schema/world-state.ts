@@ -1,17 +1,59 @@
+/**
+ * The WorldRoom's synchronised state (data only). Entity maps are view-tagged: an SDK client receives only the
+ * entities its StateView holds, i.e. those inside its area of interest.
+ */
 import { schema, t, type SchemaType } from '@colyseus/schema';
 
 export const PlayerState = schema({
   id: t.string(),
   name: t.string(),
-  x: t.number(),
-  z: t.number(),
-  health: t.number(),
-  combatLevel: t.number(),
+  x: t.int32(),
+  z: t.int32(),
+  running: t.boolean(),
+  health: t.int32(),
+  maxHealth: t.int32(),
+  combatLevel: t.int32(),
+  appearance: t.string(),
+  action: t.string(),
 }, 'PlayerState');
 export type PlayerState = SchemaType<typeof PlayerState>;
 
+export const NpcState = schema({
+  id: t.string(),
+  npcId: t.string(),
+  name: t.string(),
+  x: t.int32(),
+  z: t.int32(),
+  health: t.int32(),
+  maxHealth: t.int32(),
+  action: t.string(),
+}, 'NpcState');
+export type NpcState = SchemaType<typeof NpcState>;
+
+export const ResourceNodeState = schema({
+  id: t.string(),
+  resourceId: t.string(),
+  x: t.int32(),
+  z: t.int32(),
+  depleted: t.boolean(),
+}, 'ResourceNodeState');
+export type ResourceNodeState = SchemaType<typeof ResourceNodeState>;
+
+export const GroundItemState = schema({
+  id: t.string(),
+  itemId: t.string(),
+  quantity: t.int32(),
+  x: t.int32(),
+  z: t.int32(),
+  ownerId: t.string(),
+}, 'GroundItemState');
+export type GroundItemState = SchemaType<typeof GroundItemState>;
+
 export const WorldState = schema({
-  tick: t.number(),
-  players: t.map(PlayerState),
+  tick: t.uint32(),
+  players: t.map(PlayerState).view(),
+  npcs: t.map(NpcState).view(),
+  resources: t.map(ResourceNodeState).view(),
+  groundItems: t.map(GroundItemState).view(),
 }, 'WorldState');
 export type WorldState = SchemaType<typeof WorldState>;

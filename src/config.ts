@@ -2,6 +2,7 @@
  * Environment → typed, frozen configuration. Parsed once at startup (step 1).
  * Every bad value is collected and reported together, naming the variable.
  */
+import { createPublicKey } from 'node:crypto';
 import path from 'node:path';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -39,6 +40,49 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly clientBuildDir: string;
   readonly logLevel: string;
+  /** /ws: milliseconds a new connection has to send `authenticate` (default 10 s). */
+  readonly wsAuthTimeoutMs: number;
+  /** Area-of-interest radius in tiles: players receive entities within this Chebyshev distance. */
+  readonly worldInterestRadius: number;
+
+  // Identity and the edge (docs/auth.md).
+  /** Lifetime of the server's access tokens (JWT_TTL_SECONDS). */
+  readonly jwtTtlSeconds: number;
+  readonly jwtIssuer: string;
+  readonly jwtAudience: string;
+  /** The identity provider's token-signing public key (PEM, EC P-256 or RSA ≥ 2048). */
+  readonly idpPublicKey: string | undefined;
+  /** Or the address of the identity provider's JSON Web Key Set. */
+  readonly idpJwksUrl: string | undefined;
+  /** Expected `iss` of identity-provider tokens; unchecked when unset. */
+  readonly idpIssuer: string | undefined;
+  /** True when IDP tokens can be verified (IDP_PUBLIC_KEY or IDP_JWKS_URL); false means anonymous mode. */
+  readonly idpConfigured: boolean;
+  /** How long a temporary (anonymous) identity lives. */
+  readonly anonymousTtlSeconds: number;
+  /** How often expired temporary identities are deleted. */
+  readonly tempUserCleanupSeconds: number;
+  /** Production frontend origins; each one's www variant is allowed too. */
+  readonly corsFrontendOrigins: readonly string[];
+  /** The frontend's static host: its https and http origins and its preview subdomains are allowed. */
+  readonly corsStaticHost: string;
+  /** The server's own production origin. */
+  readonly corsServerOrigin: string;
+  /** The server host whose https subdomains are preview deployments of the server. */
+  readonly corsServerPreviewHost: string;
+  /** Social-frame hosts whose https subdomains may embed the game. */
+  readonly corsSocialHosts: readonly string[];
+  /** The identity provider's host; its https subdomains are allowed. */
+  readonly corsIdpHost: string;
+  /** Number of reverse-proxy hops whose X-Forwarded-For entries are trusted (0: none). */
+  readonly trustProxy: number;
+  readonly rateLimitRestPerMinute: number;
+  readonly rateLimitAuthPerMinute: number;
+  /** How long an address stays blocked after exceeding a REST or authentication limit. */
+  readonly rateLimitBlockSeconds: number;
+  /** Prefix of the limiter keys (in Redis when REDIS_URL is set). */
+  readonly rateLimitKeyPrefix: string;
+  readonly wsMessagesPerSecond: number;
 }
 
 export interface LoadedConfig {
@@ -122,6 +166,80 @@ class EnvReader {
     }
   }
 
+  /** A comma-separated list of http(s) origins (scheme, host and optional port; no path). */
+  origins(name: string, fallback: string[]): string[] {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const origins: string[] = [];
+    for (const item of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+      let origin: string | undefined;
+      try {
+        const parsed = new URL(item);
+        if (HTTP.includes(parsed.protocol) && parsed.origin === item.replace(/\/+$/, '')) origin = parsed.origin;
+      } catch {
+        origin = undefined;
+      }
+      if (origin === undefined) {
+        this.problems.push(`${name} must be a comma-separated list of http(s) origins such as https://game.example (got "${item}")`);
+        return fallback;
+      }
+      origins.push(origin);
+    }
+    return origins;
+  }
+
+  /** A comma-separated list of lower-case DNS host names (no scheme, port or wildcard). */
+  hostnames(name: string, fallback: string[]): string[] {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const hosts = raw.split(',').map((part) => part.trim()).filter(Boolean);
+    const bad = hosts.find((host) => !HOSTNAME.test(host));
+    if (bad !== undefined || hosts.length === 0) {
+      this.problems.push(`${name} must be a comma-separated list of lower-case host names such as game.example (got "${bad ?? raw}")`);
+      return fallback;
+    }
+    return hosts;
+  }
+
+  hostname(name: string, fallback: string): string {
+    const hosts = this.hostnames(name, [fallback]);
+    if (hosts.length !== 1) {
+      this.problems.push(`${name} must be a single host name (got "${hosts.join(',')}")`);
+      return fallback;
+    }
+    return hosts[0];
+  }
+
+  /** A PEM public key usable for ES256 (EC P-256) or RS256 (RSA, at least 2048 bits); `\n` escapes allowed. */
+  publicKey(name: string): string | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const pem = raw.replaceAll('\\n', '\n');
+    try {
+      const key = createPublicKey(pem);
+      const details = key.asymmetricKeyDetails ?? {};
+      const ec = key.asymmetricKeyType === 'ec' && details.namedCurve === 'prime256v1';
+      const rsa = key.asymmetricKeyType === 'rsa' && (details.modulusLength ?? 0) >= 2048;
+      if (!ec && !rsa) throw new Error('type');
+      return pem;
+    } catch {
+      this.problems.push(`${name} must be a PEM public key, EC P-256 (ES256) or RSA of at least 2048 bits (RS256)`);
+      return undefined;
+    }
+  }
+
+  /** Proxy hops to trust: a count from 0 to 10; `true` means one hop, `false` none. */
+  proxyHops(name: string): number {
+    const raw = this.string(name);
+    if (raw === undefined) return 0;
+    const lowered = raw.toLowerCase();
+    if (['false', 'no'].includes(lowered)) return 0;
+    if (['true', 'yes'].includes(lowered)) return 1;
+    if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+    this.problems.push(`${name} must be the number of trusted proxy hops from 0 to 10, or true (one hop) or false (got "${raw}")`);
+    return 0;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
@@ -134,6 +252,11 @@ class EnvReader {
 }
 
 const HTTP = ['http:', 'https:'];
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Rate limits under NODE_ENV=test unless set explicitly, so unrelated suites never trip them. */
+export const TEST_RATE_LIMIT = 1_000_000;
 const WS = ['ws:', 'wss:'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -155,6 +278,9 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
   };
 
   const databaseUrl = read.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const idpPublicKey = read.publicKey('IDP_PUBLIC_KEY');
+  const idpJwksUrl = read.url('IDP_JWKS_URL', undefined, HTTP);
+  const testLimit = (normal: number) => (nodeEnv === 'test' ? TEST_RATE_LIMIT : normal);
   const pgliteDir = read.string('PGLITE_DATA_DIR') ?? 'data/pglite';
 
   const config: Config = {
@@ -189,7 +315,44 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     redisUrl: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
     clientBuildDir: path.resolve(projectRoot, read.string('CLIENT_BUILD_DIR') ?? 'client/dist'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info'),
+    wsAuthTimeoutMs: read.integer('WS_AUTH_TIMEOUT_MS', 10_000, 100, 120_000),
+    worldInterestRadius: read.integer('WORLD_INTEREST_RADIUS', 16, 2, 64),
+
+    jwtTtlSeconds: read.integer('JWT_TTL_SECONDS', 3600, 60, 7 * 86_400),
+    jwtIssuer: read.string('JWT_ISSUER') ?? 'rs-game-server',
+    jwtAudience: read.string('JWT_AUDIENCE') ?? 'rs-game',
+    idpPublicKey,
+    idpJwksUrl,
+    idpIssuer: read.string('IDP_ISSUER'),
+    idpConfigured: idpPublicKey !== undefined || idpJwksUrl !== undefined,
+    anonymousTtlSeconds: read.integer('ANONYMOUS_TTL_SECONDS', 86_400, 300, 30 * 86_400),
+    tempUserCleanupSeconds: read.integer('TEMP_USER_CLEANUP_SECONDS', 600, 1, 86_400),
+    corsFrontendOrigins: Object.freeze(read.origins('CORS_FRONTEND_ORIGINS', ['https://game.example'])),
+    corsStaticHost: read.hostname('CORS_STATIC_HOST', 'game.pages.example'),
+    corsServerOrigin: read.origins('CORS_SERVER_ORIGIN', ['https://game-server.hosting.example'])[0],
+    corsServerPreviewHost: read.hostname('CORS_SERVER_PREVIEW_HOST', 'hosting.example'),
+    corsSocialHosts: Object.freeze(read.hostnames('CORS_SOCIAL_HOSTS', ['social-one.example', 'social-two.example'])),
+    corsIdpHost: read.hostname('CORS_IDP_HOST', 'idp.example'),
+    trustProxy: read.proxyHops('TRUST_PROXY'),
+    rateLimitRestPerMinute: read.integer('RATE_LIMIT_REST_PER_MINUTE', testLimit(100), 1, TEST_RATE_LIMIT),
+    rateLimitAuthPerMinute: read.integer('RATE_LIMIT_AUTH_PER_MINUTE', testLimit(10), 1, TEST_RATE_LIMIT),
+    rateLimitBlockSeconds: read.integer('RATE_LIMIT_BLOCK_SECONDS', 60, 1, 86_400),
+    rateLimitKeyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'rl',
+    wsMessagesPerSecond: read.integer('WS_MESSAGES_PER_SECOND', 60, 1, 100_000),
   };
+
+  if (idpPublicKey !== undefined && idpJwksUrl !== undefined) {
+    read.problems.push('IDP_PUBLIC_KEY and IDP_JWKS_URL are exclusive: set one of them');
+  }
+  if (idpJwksUrl !== undefined && new URL(idpJwksUrl).protocol === 'http:' && !LOOPBACK_HOSTS.has(new URL(idpJwksUrl).hostname)) {
+    read.problems.push(`IDP_JWKS_URL must use https (http is accepted for localhost only; got "${idpJwksUrl}")`);
+  }
+  if (config.idpConfigured && config.publicIdpAppId === undefined) {
+    read.problems.push('PUBLIC_IDP_APP_ID is required when IDP_PUBLIC_KEY or IDP_JWKS_URL is set (it is the expected token audience)');
+  }
+  if (read.string('CORS_SERVER_ORIGIN')?.includes(',')) {
+    read.problems.push('CORS_SERVER_ORIGIN must be a single origin');
+  }
 
   if (isProduction) {
     const missing = REQUIRED_IN_PRODUCTION.filter((name) => read.string(name) === undefined);

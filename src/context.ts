@@ -2,6 +2,7 @@
  * The services a running server hands to its rooms. Colyseus instantiates rooms itself (and the matchmaker is
  * process-global), so rooms read the current context instead of receiving it through room options.
  */
+import type { AuthService } from './auth/service.ts';
 import type { AutoSave } from './autosave.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -13,6 +14,8 @@ export interface GameContext {
   readonly logger: Logger;
   readonly db: Database;
   readonly autosave: AutoSave;
+  /** Tokens, identity provider, attempt limits, admin gate (src/auth). */
+  readonly auth: AuthService;
   /** The validated game data; null only when SKIP_MANIFESTS bypassed validation. */
   readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */

@@ -7,20 +7,26 @@ import path from 'node:path';
 import http, { type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, matchMaker } from '@colyseus/core';
-import { WebSocketTransport } from '@colyseus/ws-transport';
 import express, { Router } from 'express';
+import { codedError } from '../rooms/game-error.ts';
 import { WorldRoom } from '../rooms/WorldRoom.ts';
+import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp } from './http/app.ts';
-import { createOriginPolicy, installOriginPolicy } from './http/cors.ts';
+import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
+import { installClientAddressHeaders } from './http/limits/client-address.ts';
+import { createLimiterBackend, limiterBackendOptions } from './http/limits/store.ts';
+import { createAuthRouter } from './http/routes/auth.ts';
+import { edgeGuards } from './http/security.ts';
 import { healthRouter } from './http/routes/health.ts';
 import { createManifestsRouter } from './http/routes/manifests.ts';
 import { createSkillUnlocksRouter } from './http/routes/skill-unlocks.ts';
 import type { Logger } from './logger.ts';
+import { createGameTransport } from './transport/game-transport.ts';
 import { loadManifests } from './manifests/load-manifests.ts';
 import { skillUnlocksFromManifestFiles } from './manifests/skill-unlocks.ts';
 
@@ -68,14 +74,29 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
 
   const autosave = new AutoSave(config.saveIntervalSeconds, logger);
-  const context: GameContext = { config, logger, db, autosave, data: manifests.data, online: new Set() };
+  const auth = new AuthService({ config, logger, db, limits: await createLimiterBackend(limiterBackendOptions(config, logger)) });
+  const context: GameContext = { config, logger, db, autosave, auth, data: manifests.data, online: new Set() };
   setGameContext(context);
 
   const httpServer = http.createServer();
   hardenHttpServer(httpServer);
   const frontend = Router();
-  installOriginPolicy(createOriginPolicy(config));
-  const transport = new WebSocketTransport({ server: httpServer, maxPayload: 4 * 1024 });
+  const originPolicy = createOriginPolicy(config);
+  installOriginPolicy(originPolicy);
+  const transport = createGameTransport({
+    server: httpServer,
+    originAllowed: (origin) => upgradeOriginAllowed(origin, originPolicy),
+    services: {
+      logger,
+      authTimeoutMs: config.wsAuthTimeoutMs,
+      authenticate: async (token, address) => {
+        const { identity, session } = await auth.authenticateSocket({ token, address });
+        return { identity, issuedToken: session && { token: session.token, expiresAt: session.expiresAt } };
+      },
+      createMessageLimiter: () => auth.createMessageLimiter(),
+      toCodedError: codedError,
+    },
+  });
   const colyseus = new Server({
     transport,
     greet: false,
@@ -83,6 +104,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     express: (app) => {
       configureHttpApp(app as express.Express, {
         logger,
+        trustProxy: config.trustProxy,
+        guards: edgeGuards(config, auth),
         routers: [
           healthRouter(config, {
             playersOnline: () => context.online.size,
@@ -90,6 +113,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           }),
           createManifestsRouter(manifests.files),
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
+          createAuthRouter(auth, db),
         ],
         fallbacks: [frontend],
       });
@@ -100,15 +124,18 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   try {
     await colyseus.listen(config.port, config.host);
   } catch (error) {
+    await auth.stop();
     await db.close();
     throw error;
   }
+  installClientAddressHeaders(httpServer, config.trustProxy);
   const port = (httpServer.address() as AddressInfo).port;
   step(4, 'HTTP server listening', { port });
   step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true });
 
-  await matchMaker.createRoom('world', {});
+  await matchMaker.createRoom('world', { interestRadius: config.worldInterestRadius });
   autosave.start();
+  auth.start();
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
 
   if (config.isProduction && fs.existsSync(config.clientBuildDir)) {
@@ -125,6 +152,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       await colyseus.gracefullyShutdown(false);
       httpServer.closeAllConnections();
       await autosave.stop();
+      await auth.stop();
       await db.close();
       setGameContext(undefined);
       logger.info('shutdown complete');

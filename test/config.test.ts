@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from '../src/config.ts';
+import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION, TEST_RATE_LIMIT } from '../src/config.ts';
 
 const PRODUCTION_ENV = {
   NODE_ENV: 'production',
@@ -130,4 +131,104 @@ describe('configuration', () => {
     assert.ok(warnings.some((w) => w.startsWith('DISABLE_RATE_LIMIT')));
     assert.ok(warnings.some((w) => w.startsWith('USE_LOCAL_POSTGRES')));
   });
+});
+
+describe('configuration: identity and the edge', () => {
+  const ecPem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+  it('has documented defaults for tokens, origins and limits', () => {
+    const { config } = loadConfig({}, '/project');
+    assert.equal(config.jwtTtlSeconds, 3600);
+    assert.equal(config.jwtIssuer, 'rs-game-server');
+    assert.equal(config.jwtAudience, 'rs-game');
+    assert.equal(config.idpConfigured, false);
+    assert.equal(config.idpPublicKey, undefined);
+    assert.equal(config.idpJwksUrl, undefined);
+    assert.equal(config.anonymousTtlSeconds, 86_400);
+    assert.equal(config.tempUserCleanupSeconds, 600);
+    assert.deepEqual(config.corsFrontendOrigins, ['https://game.example']);
+    assert.equal(config.corsStaticHost, 'game.pages.example');
+    assert.equal(config.corsServerOrigin, 'https://game-server.hosting.example');
+    assert.equal(config.corsServerPreviewHost, 'hosting.example');
+    assert.deepEqual(config.corsSocialHosts, ['social-one.example', 'social-two.example']);
+    assert.equal(config.corsIdpHost, 'idp.example');
+    assert.equal(config.trustProxy, 0);
+    assert.equal(config.rateLimitRestPerMinute, 100);
+    assert.equal(config.rateLimitAuthPerMinute, 10);
+    assert.equal(config.rateLimitBlockSeconds, 60);
+    assert.equal(config.wsMessagesPerSecond, 60);
+    assert.equal(config.rateLimitKeyPrefix, 'rl');
+  });
+
+  it('under NODE_ENV=test the REST and auth limits default high so unrelated suites never trip them; explicit values win', () => {
+    const test = loadConfig({ NODE_ENV: 'test' }, '/project').config;
+    assert.equal(test.rateLimitRestPerMinute, TEST_RATE_LIMIT);
+    assert.equal(test.rateLimitAuthPerMinute, TEST_RATE_LIMIT);
+    assert.equal(test.wsMessagesPerSecond, 60);
+    const explicit = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_REST_PER_MINUTE: '100', RATE_LIMIT_AUTH_PER_MINUTE: '10' }, '/project').config;
+    assert.equal(explicit.rateLimitRestPerMinute, 100);
+    assert.equal(explicit.rateLimitAuthPerMinute, 10);
+    assert.equal(loadConfig(PRODUCTION_ENV, '/project').config.rateLimitRestPerMinute, 100);
+  });
+
+  it('reads the identity, origin and limit variables', () => {
+    const pem = ecPem();
+    const { config } = loadConfig({
+      JWT_TTL_SECONDS: '900', JWT_ISSUER: 'iss', JWT_AUDIENCE: 'aud', IDP_PUBLIC_KEY: pem.replaceAll('\n', '\\n'),
+      PUBLIC_IDP_APP_ID: 'app', IDP_ISSUER: 'https://login.idp.example', ANONYMOUS_TTL_SECONDS: '3600',
+      TEMP_USER_CLEANUP_SECONDS: '30', CORS_FRONTEND_ORIGINS: 'https://a.example, https://b.example:8443',
+      CORS_STATIC_HOST: 'a.pages.dev', CORS_SERVER_ORIGIN: 'https://api.a.example', CORS_SERVER_PREVIEW_HOST: 'up.railway.app',
+      CORS_SOCIAL_HOSTS: 'one.example,two.example,three.example', CORS_IDP_HOST: 'auth.example', TRUST_PROXY: 'true',
+      RATE_LIMIT_REST_PER_MINUTE: '300', RATE_LIMIT_AUTH_PER_MINUTE: '20', RATE_LIMIT_BLOCK_SECONDS: '120',
+      RATE_LIMIT_KEY_PREFIX: 'game', WS_MESSAGES_PER_SECOND: '30',
+    }, '/project');
+    assert.equal(config.jwtTtlSeconds, 900);
+    assert.equal(config.idpPublicKey, pem, 'escaped newlines restored');
+    assert.equal(config.idpConfigured, true);
+    assert.equal(config.idpIssuer, 'https://login.idp.example');
+    assert.deepEqual(config.corsFrontendOrigins, ['https://a.example', 'https://b.example:8443']);
+    assert.deepEqual(config.corsSocialHosts, ['one.example', 'two.example', 'three.example']);
+    assert.equal(config.trustProxy, 1);
+    assert.equal(config.rateLimitBlockSeconds, 120);
+    assert.equal(config.wsMessagesPerSecond, 30);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }, '/project').config.trustProxy, 2);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }, '/project').config.trustProxy, 0);
+    const jwks = loadConfig({ IDP_JWKS_URL: 'https://idp.example/.well-known/jwks.json', PUBLIC_IDP_APP_ID: 'app' }, '/project').config;
+    assert.equal(jwks.idpConfigured, true);
+    assert.equal(loadConfig({ IDP_JWKS_URL: 'http://127.0.0.1:9999/jwks', PUBLIC_IDP_APP_ID: 'a' }, '/project').config.idpConfigured, true);
+  });
+
+  const weakRsa = () => generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const p384 = () => generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const refused: Array<[string, Record<string, string>]> = [
+    ['JWT_TTL_SECONDS', { JWT_TTL_SECONDS: '10' }],
+    ['JWT_TTL_SECONDS', { JWT_TTL_SECONDS: 'forever' }],
+    ['IDP_PUBLIC_KEY', { IDP_PUBLIC_KEY: 'not a key', PUBLIC_IDP_APP_ID: 'a' }],
+    ['IDP_PUBLIC_KEY', { IDP_PUBLIC_KEY: weakRsa(), PUBLIC_IDP_APP_ID: 'a' }],
+    ['IDP_PUBLIC_KEY', { IDP_PUBLIC_KEY: p384(), PUBLIC_IDP_APP_ID: 'a' }],
+    ['IDP_JWKS_URL', { IDP_JWKS_URL: 'ftp://idp.example/jwks', PUBLIC_IDP_APP_ID: 'a' }],
+    ['IDP_JWKS_URL', { IDP_JWKS_URL: 'http://idp.example/jwks', PUBLIC_IDP_APP_ID: 'a' }],
+    ['IDP_PUBLIC_KEY and IDP_JWKS_URL', { IDP_PUBLIC_KEY: ecPem(), IDP_JWKS_URL: 'https://idp.example/jwks', PUBLIC_IDP_APP_ID: 'a' }],
+    ['PUBLIC_IDP_APP_ID', { IDP_JWKS_URL: 'https://idp.example/jwks' }],
+    ['CORS_FRONTEND_ORIGINS', { CORS_FRONTEND_ORIGINS: '*' }],
+    ['CORS_FRONTEND_ORIGINS', { CORS_FRONTEND_ORIGINS: 'https://a.example/path' }],
+    ['CORS_STATIC_HOST', { CORS_STATIC_HOST: '*.pages.dev' }],
+    ['CORS_STATIC_HOST', { CORS_STATIC_HOST: 'https://pages.dev' }],
+    ['CORS_SOCIAL_HOSTS', { CORS_SOCIAL_HOSTS: 'one.example,https://two.example' }],
+    ['CORS_SERVER_ORIGIN', { CORS_SERVER_ORIGIN: 'https://a.example,https://b.example' }],
+    ['CORS_IDP_HOST', { CORS_IDP_HOST: 'Idp.Example' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'lots' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }],
+    ['RATE_LIMIT_REST_PER_MINUTE', { RATE_LIMIT_REST_PER_MINUTE: '0' }],
+    ['RATE_LIMIT_AUTH_PER_MINUTE', { RATE_LIMIT_AUTH_PER_MINUTE: 'ten' }],
+    ['RATE_LIMIT_BLOCK_SECONDS', { RATE_LIMIT_BLOCK_SECONDS: '-1' }],
+    ['WS_MESSAGES_PER_SECOND', { WS_MESSAGES_PER_SECOND: '0' }],
+    ['ANONYMOUS_TTL_SECONDS', { ANONYMOUS_TTL_SECONDS: '5' }],
+  ];
+  for (const [name, env] of refused) {
+    it(`refuses ${JSON.stringify(env).slice(0, 90)} naming ${name}`, () => {
+      const problems = problemsOf(env);
+      assert.ok(problems.some((problem) => problem.startsWith(name)), problems.join('; '));
+    });
+  }
 });

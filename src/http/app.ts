@@ -14,6 +14,10 @@ export interface HttpAppOptions {
   routers: Router[];
   /** Mounted after the routes and before the 404 handler (e.g. the frontend). */
   fallbacks?: express.RequestHandler[];
+  /** Mounted before the body parser and the routes: security headers, rate limit, /api auth gate (security.ts). */
+  guards?: express.RequestHandler[];
+  /** Reverse-proxy hops whose X-Forwarded-For entries are believed (TRUST_PROXY); 0 or undefined: none. */
+  trustProxy?: number;
 }
 
 export function configureHttpApp(app: Express, options: HttpAppOptions): Express {
@@ -23,6 +27,8 @@ export function configureHttpApp(app: Express, options: HttpAppOptions): Express
     res.set('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.set('trust proxy', options.trustProxy ? options.trustProxy : false);
+  for (const guard of options.guards ?? []) app.use(guard);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   for (const router of options.routers) app.use(router);
   for (const fallback of options.fallbacks ?? []) app.use(fallback);

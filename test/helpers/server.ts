@@ -42,7 +42,8 @@ export async function startTestServer(overrides: Record<string, string | undefin
   const server = await startServer({
     config,
     logger,
-    pgliteTemplate: config.databaseUrl ? undefined : await pgliteTemplate(),
+    // A given PGLITE_DATA_DIR means a database that outlives the server (restart tests).
+    pgliteTemplate: config.databaseUrl || overrides.PGLITE_DATA_DIR ? undefined : await pgliteTemplate(),
   });
   return {
     ...server,

@@ -15,9 +15,9 @@ export const CharacterSchema = defineEntity({
     combatLevel: p.integer().default(3),
     health: p.integer().default(100),
     coins: p.integer().default(0),
-    positionX: p.double().default(0),
-    positionY: p.double().default(10),
-    positionZ: p.double().default(0),
+    positionX: p.double().$type<number>().default(0),
+    positionY: p.double().$type<number>().default(10),
+    positionZ: p.double().$type<number>().default(0),
 
     attackLevel: p.integer().default(1),
     strengthLevel: p.integer().default(1),

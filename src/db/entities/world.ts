@@ -45,9 +45,9 @@ export const PlayerDeathSchema = defineEntity({
   properties: {
     id: p.text().primary(),
     characterId: () => p.manyToOne(Character).mapToPk().fieldName('character_id').deleteRule('cascade').index(),
-    positionX: p.double(),
-    positionY: p.double(),
-    positionZ: p.double(),
+    positionX: p.double().$type<number>(),
+    positionY: p.double().$type<number>(),
+    positionZ: p.double().$type<number>(),
     items: p.json<Array<{ itemId: string; quantity: number; metadata?: Record<string, unknown> | null }>>(),
     status: p.text().default('locked'),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,0 +1,44 @@
+/**
+ * A refusal with a stable upper-snake code, sent to the client as an `error` event (or `tradeError` in trades).
+ * Throwing it from a message handler changes nothing and answers the sender.
+ */
+import { ServerError } from '@colyseus/core';
+
+export class GameError extends Error {
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'GameError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** HTTP-like statuses for refusals that end a join; Colyseus carries a number, the message starts with the code. */
+const JOIN_STATUS: Record<string, number> = {
+  CHARACTER_NOT_OWNED: 403,
+  CHARACTER_NOT_FOUND: 404,
+  ALREADY_ONLINE: 409,
+  NAME_TAKEN: 409,
+  INVALID_NAME: 400,
+  INVALID_REQUEST: 400,
+  WORLD_UNAVAILABLE: 503,
+};
+
+/** A join refusal as Colyseus expects it: `ServerError(status, "CODE: message")`. */
+export function joinRefusal(code: string, message: string): ServerError {
+  return new ServerError(JOIN_STATUS[code] ?? 400, `${code}: ${message}`);
+}
+
+/** Reads the stable code back out of anything a join or handler threw. */
+export function codedError(error: unknown): { code: string; message: string } {
+  if (error instanceof GameError) return { code: error.code, message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  const coded = /^([A-Z][A-Z0-9_]+): (.*)$/s.exec(message);
+  if (coded) return { code: coded[1], message: coded[2] };
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return { code, message };
+  return { code: 'JOIN_FAILED', message };
+}

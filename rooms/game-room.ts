@@ -1,0 +1,97 @@
+/**
+ * Base of the game's rooms: one dispatch path for every client message, whether it came from the Colyseus SDK
+ * (binary protocol) or from the /ws JSON adapter. Payloads are validated with zod; a bad payload or a refusal
+ * answers the sender with an `error` event and never disconnects it.
+ */
+import { Room, type Client } from '@colyseus/core';
+import type { z } from 'zod';
+import { gameContext } from '../src/context.ts';
+import { isJsonClient } from '../src/transport/json-client.ts';
+import type { MessageAdmission } from '../src/transport/json-connection.ts';
+import { GameError } from './game-error.ts';
+
+/** WebSocket close code for a client that keeps flooding (policy violation). */
+const FLOOD_CLOSE = 1008;
+
+type MessageHandler<T> = (client: Client, data: T) => void | Promise<void>;
+
+interface Registration {
+  schema: z.ZodType;
+  handler: MessageHandler<unknown>;
+}
+
+export interface ErrorEvent {
+  code: string;
+  message: string;
+  event?: string;
+  [detail: string]: unknown;
+}
+
+export abstract class GameRoom<State extends object> extends Room<{ state: State }> {
+  private readonly registrations = new Map<string, Registration>();
+  private readonly limiters = new WeakMap<Client, MessageAdmission>();
+  /** Colyseus' own cut-off, a backstop well above the per-connection limit applied in `admitMessage`. */
+  override maxMessagesPerSecond = 200;
+
+  /** The event name used for refusals in this room. */
+  protected errorEvent = 'error';
+
+  /** Registers a handler for a client event; also routes SDK messages of that type to it. */
+  protected registerHandler<S extends z.ZodType>(type: string, schema: S, handler: MessageHandler<z.infer<S>>): void {
+    if (this.registrations.size === 0) {
+      this.onMessage('*', (client, messageType, data) => void this.dispatch(client, String(messageType), data));
+    }
+    this.registrations.set(type, { schema, handler: handler as MessageHandler<unknown> });
+  }
+
+  /** Whether this room handles the event (the /ws adapter routes by it). */
+  handles(type: string): boolean {
+    return this.registrations.has(type);
+  }
+
+  /**
+   * The per-connection message limit for SDK clients (the /ws adapter limits JSON connections before routing):
+   * excess messages are answered with RATE_LIMITED, a client that keeps flooding is closed with 1008.
+   */
+  protected admitMessage(client: Client): boolean {
+    if (isJsonClient(client)) return true;
+    let limiter = this.limiters.get(client);
+    if (!limiter) this.limiters.set(client, (limiter = gameContext().auth.createMessageLimiter()));
+    const verdict = limiter.hit(performance.now());
+    if (verdict === 'allow') return true;
+    if (verdict === 'reject') this.sendError(client, new GameError('RATE_LIMITED', 'Too many messages; slow down'));
+    else client.leave(FLOOD_CLOSE);
+    return false;
+  }
+
+  async dispatch(client: Client, type: string, data: unknown): Promise<void> {
+    if (!this.admitMessage(client)) return;
+    const registration = this.registrations.get(type);
+    if (!registration) {
+      this.sendError(client, new GameError('UNKNOWN_EVENT', `Unknown event "${type.slice(0, 64)}"`), type);
+      return;
+    }
+    const parsed = registration.schema.safeParse(data ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+      this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`), type);
+      return;
+    }
+    try {
+      await registration.handler(client, parsed.data);
+    } catch (error) {
+      if (error instanceof GameError) {
+        this.sendError(client, error, type);
+      } else {
+        gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'message handler failed');
+        this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type);
+      }
+    }
+  }
+
+  sendError(client: Client, error: GameError, event?: string): void {
+    const payload: ErrorEvent = { code: error.code, message: error.message, ...(event ? { event } : {}), ...error.details };
+    client.send(this.errorEvent, payload);
+  }
+}

@@ -1,0 +1,71 @@
+/** `player:chat`: sanitised public chat to players in range, a per-player rate limit, ignore lists, slash commands. */
+import { z } from 'zod';
+import { GameError } from '../../game-error.ts';
+import type { OnlinePlayer } from '../online-player.ts';
+import type { WorldApi, WorldFeature } from '../world-api.ts';
+
+export const CHAT_MAX_LENGTH = 200;
+/** At most CHAT_BURST messages in any CHAT_WINDOW_MS. */
+export const CHAT_BURST = 5;
+export const CHAT_WINDOW_MS = 5_000;
+
+export const ChatRequest = z.object({ message: z.string().max(4 * CHAT_MAX_LENGTH) }).strict();
+
+/** Removes control and formatting characters, folds white space; refuses empty or over-long text. */
+export function sanitizeChat(raw: string): string {
+  const text = raw.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu, '').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0) throw new GameError('EMPTY_MESSAGE', 'The message is empty');
+  if (text.length > CHAT_MAX_LENGTH) throw new GameError('MESSAGE_TOO_LONG', `Messages are at most ${CHAT_MAX_LENGTH} characters`);
+  return text;
+}
+
+/** Sliding-window limiter for one player's chat. */
+export class ChatLimiter {
+  private readonly sent: number[] = [];
+
+  admit(now: number): void {
+    while (this.sent.length > 0 && now - this.sent[0] >= CHAT_WINDOW_MS) this.sent.shift();
+    if (this.sent.length >= CHAT_BURST) {
+      throw new GameError('CHAT_RATE_LIMITED', `At most ${CHAT_BURST} messages every ${CHAT_WINDOW_MS / 1000} seconds`);
+    }
+    this.sent.push(now);
+  }
+}
+
+export interface ChatMessage {
+  fromId: string;
+  fromName: string;
+  message: string;
+  channel: 'public' | 'system';
+  timestamp: string;
+}
+
+function sayPublicly(world: WorldApi, speaker: OnlinePlayer, raw: string): void {
+  const message = sanitizeChat(raw);
+  speaker.chatLimiter.admit(Date.now());
+  const chat: ChatMessage = {
+    fromId: speaker.id, fromName: speaker.name, message, channel: 'public', timestamp: new Date().toISOString(),
+  };
+  world.sendNear(speaker.x, speaker.z, world.interestRadius, 'chat:message', chat, (listener) => !listener.ignores.has(speaker.id));
+}
+
+/** `/admin <code>` elevates this session when the code is right; every try counts as an authentication attempt. */
+async function elevate(world: WorldApi, player: OnlinePlayer, args: string[]): Promise<void> {
+  const result = await world.context().auth.adminGate.check(args.join(' '), { accountId: player.accountId, address: player.address });
+  if (!result.granted) {
+    throw new GameError(result.code, result.code === 'ADMIN_DISABLED' ? 'Admin commands are disabled' : 'Admin access refused');
+  }
+  player.isAdmin = true;
+  player.client.send('admin:granted', { characterId: player.id });
+}
+
+export const chat: WorldFeature = {
+  name: 'chat',
+  install(world) {
+    world.command('admin', (player, args) => elevate(world, player, args));
+    world.handle('player:chat', ChatRequest, (player, { message }) => {
+      if (message.trimStart().startsWith('/')) return world.runCommand(player, message.trim());
+      sayPublicly(world, player, message);
+    });
+  },
+};

@@ -1,0 +1,53 @@
+/**
+ * Tells each observer what changed around it: SDK clients through their StateView (Colyseus then encodes only
+ * what they see), JSON clients through one `world:update` frame per tick assembled from per-entity JSON that is
+ * serialised once per tick however many observers see it.
+ */
+import { StateView, type Schema } from '@colyseus/schema';
+import type { Client } from '@colyseus/core';
+import { isJsonClient } from '../../src/transport/json-client.ts';
+import type { InterestDiff, TrackedEntity } from './interest.ts';
+
+type Stateful = TrackedEntity & { state: Schema };
+
+export class InterestSync {
+  private readonly fragments = new Map<TrackedEntity, string>();
+
+  /** Drops the per-tick JSON cache; call once per tick before sending. */
+  beginTick(): void {
+    this.fragments.clear();
+  }
+
+  /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
+  attach(client: Client): void {
+    if (!isJsonClient(client)) client.view = new StateView();
+  }
+
+  deliver(client: Client, tick: number, diff: InterestDiff): void {
+    if (diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0) return;
+    if (isJsonClient(client)) {
+      client.channel.sendText(this.worldUpdate(tick, diff));
+      return;
+    }
+    const view = client.view;
+    if (!view) return;
+    for (const entity of diff.added) view.add((entity as Stateful).state);
+    for (const entity of diff.removed) view.remove((entity as Stateful).state);
+  }
+
+  private fragment(entity: TrackedEntity): string {
+    let json = this.fragments.get(entity);
+    if (json === undefined) {
+      json = JSON.stringify(entity.snapshot());
+      this.fragments.set(entity, json);
+    }
+    return json;
+  }
+
+  private worldUpdate(tick: number, diff: InterestDiff): string {
+    const added = diff.added.map((e) => this.fragment(e)).join(',');
+    const changed = diff.changed.map((e) => this.fragment(e)).join(',');
+    const removed = diff.removed.map((e) => `{"kind":"${e.kind}","id":${JSON.stringify(e.id)}}`).join(',');
+    return `{"type":"world:update","data":{"tick":${tick},"added":[${added}],"changed":[${changed}],"removed":[${removed}]}}`;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Moving items from the world: every move goes through one item transaction (src/db/item-transaction.ts),
+ * and the players' in-memory containers are replaced by what was committed — never edited ahead of the commit.
+ */
+import { ItemTransactionRefused, loadContainers, runItemTransaction, type ContainersById, type ItemWork } from '../../src/db/item-transaction.ts';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { GameError } from '../game-error.ts';
+import type { OnlinePlayer } from './online-player.ts';
+import type { WorldApi } from './world-api.ts';
+
+/** Loads a joining player's containers from the database. */
+export async function loadPlayerContainers(world: WorldApi, player: OnlinePlayer): Promise<void> {
+  const loaded = await loadContainers(world.context().db.em.fork(), [player.id], false);
+  player.containers = loaded.get(player.id)!;
+}
+
+/**
+ * Runs `work` over the locked containers of the characters, commits, then updates the online ones in memory
+ * and sends them `player:sync`. A refusal (ItemTransactionRefused) becomes a GameError with the same code.
+ */
+export async function moveItems<T>(
+  world: WorldApi,
+  characterIds: readonly string[],
+  work: (tx: SqlEntityManager, loaded: ContainersById) => Promise<ItemWork<T>>,
+): Promise<T> {
+  let committed;
+  try {
+    committed = await runItemTransaction(world.context().db, characterIds, work);
+  } catch (error) {
+    if (error instanceof ItemTransactionRefused) throw new GameError(error.code, error.message);
+    throw error;
+  }
+  for (const [id, containers] of committed.containers) {
+    const player = world.player(id);
+    if (!player) continue;
+    player.containers = containers;
+    player.client.send('player:sync', player.sync());
+  }
+  return committed.value;
+}

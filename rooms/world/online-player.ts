@@ -1,0 +1,121 @@
+/** A character in the world: its synchronised state, its connection, its path and what it currently sees. */
+import type { Client } from '@colyseus/core';
+import { PlayerState } from '../../schema/world-state.ts';
+import type { Containers } from '../../src/db/item-transaction.ts';
+import { emptyEquipment } from '../../src/game/equipment.ts';
+import { emptyInventory } from '../../src/game/inventory.ts';
+import { GameError } from '../game-error.ts';
+import { ChatLimiter } from './features/chat.ts';
+import { InterestSet, type TrackedEntity } from './interest.ts';
+
+export interface Tile {
+  x: number;
+  z: number;
+}
+
+export interface OnlinePlayerInit {
+  characterId: string;
+  accountId: string;
+  name: string;
+  x: number;
+  z: number;
+  health: number;
+  maxHealth: number;
+  combatLevel: number;
+  sessionRowId: string;
+  roles: readonly string[];
+}
+
+export class OnlinePlayer implements TrackedEntity {
+  readonly kind = 'player' as const;
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly state: PlayerState;
+  readonly interest = new InterestSet();
+  readonly chatLimiter = new ChatLimiter();
+  readonly sessionRowId: string;
+  readonly joinedAt = Date.now();
+  roles: readonly string[];
+  client: Client;
+  /** The client's address, for attempt limits (admin code). */
+  address: string | undefined;
+  /** Tiles still to walk, nearest first. */
+  path: Tile[] = [];
+  /** Inventory and equipment as last committed to the database (replaced after each item transaction). */
+  containers: Containers = { inventory: emptyInventory(), equipment: emptyEquipment() };
+  /** Characters whose chat this player's account ignores. */
+  ignores = new Set<string>();
+  /** Set after the admin code was given in this session. */
+  isAdmin = false;
+  /**
+   * What holds the player's interface (e.g. an open trade). While set, actions other than chat are refused so
+   * nothing the player holds can move outside that activity.
+   */
+  lock: string | undefined;
+  /** Position last written to the database, to skip saves when nothing moved. */
+  savedX: number;
+  savedZ: number;
+
+  constructor(init: OnlinePlayerInit, client: Client) {
+    this.id = init.characterId;
+    this.accountId = init.accountId;
+    this.name = init.name;
+    this.sessionRowId = init.sessionRowId;
+    this.roles = init.roles;
+    this.client = client;
+    this.state = new PlayerState();
+    Object.assign(this.state, {
+      id: init.characterId,
+      name: init.name,
+      x: init.x,
+      z: init.z,
+      running: false,
+      health: init.health,
+      maxHealth: init.maxHealth,
+      combatLevel: init.combatLevel,
+      appearance: '',
+      action: 'idle',
+    });
+    this.savedX = init.x;
+    this.savedZ = init.z;
+  }
+
+  /** Throws INTERFACE_BLOCKED while the interface is held by an activity (chat is never blocked). */
+  assertFree(action: string): void {
+    if (this.lock) throw new GameError('INTERFACE_BLOCKED', `Cannot ${action} during a ${this.lock}`);
+  }
+
+  get x(): number {
+    return this.state.x;
+  }
+
+  get z(): number {
+    return this.state.z;
+  }
+
+  /** Moves the player one tile; the caller keeps the spatial grid in sync. */
+  placeAt(tile: Tile): void {
+    this.state.x = tile.x;
+    this.state.z = tile.z;
+  }
+
+  snapshot(): Record<string, unknown> {
+    const s = this.state;
+    return {
+      kind: 'player', id: s.id, name: s.name, x: s.x, z: s.z, running: s.running, health: s.health,
+      maxHealth: s.maxHealth, combatLevel: s.combatLevel, appearance: s.appearance, action: s.action,
+    };
+  }
+
+  /** The full own state sent as `player:sync`. */
+  sync(): Record<string, unknown> {
+    return {
+      ...this.snapshot(),
+      accountId: this.accountId,
+      path: this.path.map((t) => ({ x: t.x, z: t.z })),
+      inventory: this.containers.inventory,
+      equipment: this.containers.equipment,
+    };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What the WorldRoom offers the feature modules that make up the game (movement, chat, economy, skills, …).
+ * Each feature installs its handlers, tick work and join/leave hooks through this interface, so areas of the
+ * game live in their own files and the room stays the same size as they grow.
+ */
+import type { Client } from '@colyseus/core';
+import type { z } from 'zod';
+import type { GameContext } from '../../src/context.ts';
+import type { BlockedTiles } from '../../src/manifests/blocked-tiles.ts';
+import type { GameData } from '../../src/manifests/game-data.ts';
+import type { SpatialGrid, TrackedEntity } from './interest.ts';
+import type { OnlinePlayer } from './online-player.ts';
+
+export type LeaveReason = 'logout' | 'disconnected' | 'server_shutdown' | 'kicked';
+
+export type PlayerHandler<T> = (player: OnlinePlayer, data: T, client: Client) => void | Promise<void>;
+
+/** A slash command typed in chat: `/name arg1 arg2`. */
+export type CommandHandler = (player: OnlinePlayer, args: string[]) => void | Promise<void>;
+
+export interface WorldApi {
+  readonly data: GameData;
+  readonly blocked: BlockedTiles;
+  readonly grid: SpatialGrid;
+  readonly interestRadius: number;
+  context(): GameContext;
+  /** The current game tick (600 ms each). */
+  currentTick(): number;
+  /** Registers a client event handled for a player in the world (validated with the schema first). */
+  handle<S extends z.ZodType>(type: string, schema: S, handler: PlayerHandler<z.infer<S>>): void;
+  command(name: string, handler: CommandHandler): void;
+  /** Runs a `/command args` line typed by the player (UNKNOWN_COMMAND when none is registered). */
+  runCommand(player: OnlinePlayer, line: string): Promise<void>;
+  player(characterId: string): OnlinePlayer | undefined;
+  players(): IterableIterator<OnlinePlayer>;
+  /** Observers in range hear about this entity's new state on the next tick. */
+  markChanged(entity: TrackedEntity): void;
+  /** Runs every tick, after movement and before the area-of-interest updates. */
+  onTick(work: (tick: number) => void): void;
+  /** Runs while a player enters, before it is placed in the world (load what the feature needs). */
+  onPlayerJoin(hook: (player: OnlinePlayer) => void | Promise<void>): void;
+  /** Runs when a player leaves for good, before its session is closed (save what the feature holds). */
+  onPlayerLeave(hook: (player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>): void;
+  /** Sends an event to every player within `radius` tiles of (x, z) that `accept`s. */
+  sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void;
+}
+
+export interface WorldFeature {
+  readonly name: string;
+  install(world: WorldApi): void;
+}

@@ -1,0 +1,65 @@
+/** NPCs and resource nodes spawned from the manifests, tracked for the area of interest. */
+import { NpcState, ResourceNodeState } from '../../schema/world-state.ts';
+import type { GameData } from '../../src/manifests/game-data.ts';
+import type { TrackedEntity } from './interest.ts';
+
+export class NpcEntity implements TrackedEntity {
+  readonly kind = 'npc' as const;
+  readonly id: string;
+  readonly state: NpcState;
+
+  constructor(id: string, npcId: string, name: string, x: number, z: number, health: number) {
+    this.id = id;
+    this.state = new NpcState();
+    Object.assign(this.state, { id, npcId, name, x, z, health, maxHealth: health, action: 'idle' });
+  }
+
+  get x(): number {
+    return this.state.x;
+  }
+
+  get z(): number {
+    return this.state.z;
+  }
+
+  snapshot(): Record<string, unknown> {
+    const s = this.state;
+    return { kind: 'npc', id: s.id, npcId: s.npcId, name: s.name, x: s.x, z: s.z, health: s.health, maxHealth: s.maxHealth, action: s.action };
+  }
+}
+
+export class ResourceEntity implements TrackedEntity {
+  readonly kind = 'resource' as const;
+  readonly id: string;
+  readonly state: ResourceNodeState;
+
+  constructor(id: string, resourceId: string, x: number, z: number) {
+    this.id = id;
+    this.state = new ResourceNodeState();
+    Object.assign(this.state, { id, resourceId, x, z, depleted: false });
+  }
+
+  get x(): number {
+    return this.state.x;
+  }
+
+  get z(): number {
+    return this.state.z;
+  }
+
+  snapshot(): Record<string, unknown> {
+    const s = this.state;
+    return { kind: 'resource', id: s.id, resourceId: s.resourceId, x: s.x, z: s.z, depleted: s.depleted };
+  }
+}
+
+export function spawnNpcs(data: GameData): NpcEntity[] {
+  return data.spawns.npcs.map((spawn, index) => {
+    const npc = data.npcsById.get(spawn.npcId)!;
+    return new NpcEntity(`npc-${index}`, spawn.npcId, npc.name, spawn.x, spawn.z, npc.combat?.hitpoints ?? 1);
+  });
+}
+
+export function spawnResources(data: GameData): ResourceEntity[] {
+  return data.spawns.resources.map((spawn, index) => new ResourceEntity(`res-${index}`, spawn.resourceId, spawn.x, spawn.z));
+}

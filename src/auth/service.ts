@@ -1,0 +1,221 @@
+/**
+ * The authentication service of one running server: server tokens, the identity provider, anonymous mode,
+ * attempt limits, the admin gate and the cleanup of expired temporary identities. Created by server.ts and
+ * exposed to rooms and the WebSocket adapter as `gameContext().auth` (or through the functions of index.ts).
+ */
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { User } from '../db/entities/user.ts';
+import type { LimiterBackend } from '../http/limits/store.ts';
+import { MessageRateLimiter } from '../http/limits/message-limiter.ts';
+import type { Logger } from '../logger.ts';
+import {
+  assertMayActAs,
+  createTemporaryUser,
+  deleteExpiredTemporaryUsers,
+  findOrCreateIdpUser,
+  requireLiveAccount,
+} from './accounts.ts';
+import { AdminCodeGate } from './admin-code.ts';
+import { AuthAttemptLimiter, type AttemptSource } from './attempt-limiter.ts';
+import { AuthError } from './errors.ts';
+import { IdpVerifier } from './idp.ts';
+import { signingSecret, TokenService, type Identity } from './tokens.ts';
+
+/** A freshly issued server token and whom it is for. */
+export interface Session {
+  token: string;
+  expiresAt: Date;
+  accountId: string;
+  roles: readonly string[];
+  characterId?: string;
+  /** True for anonymous-mode identities. */
+  temporary: boolean;
+  /** When a temporary identity (and its characters) will be deleted. */
+  accountExpiresAt?: Date;
+}
+
+export interface SocketAuthResult {
+  identity: Identity;
+  /** Set when no token was given in anonymous mode and a temporary identity was created for the socket. */
+  session?: Session;
+}
+
+export interface AuthServiceOptions {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  limits: LimiterBackend;
+}
+
+export class AuthService {
+  readonly tokens: TokenService;
+  /** Undefined in anonymous mode. */
+  readonly idp: IdpVerifier | undefined;
+  readonly attempts: AuthAttemptLimiter;
+  readonly adminGate: AdminCodeGate;
+  readonly limits: LimiterBackend;
+  private readonly config: Config;
+  private readonly logger: Logger;
+  private readonly db: Database;
+  private cleanupTimer: NodeJS.Timeout | undefined;
+  private cleanupRun: Promise<unknown> | undefined;
+
+  constructor(options: AuthServiceOptions) {
+    const { config, logger } = options;
+    this.config = config;
+    this.logger = logger;
+    this.db = options.db;
+    this.limits = options.limits;
+
+    const { secret, generated } = signingSecret(config.jwtSecret);
+    if (generated) {
+      logger.warn('JWT_SECRET is not set: tokens are signed with a random per-process secret and die with the process');
+    }
+    this.tokens = new TokenService({
+      secret,
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+      ttlSeconds: config.jwtTtlSeconds,
+    });
+    this.idp = config.idpConfigured
+      ? new IdpVerifier({
+        publicKeyPem: config.idpPublicKey,
+        jwksUrl: config.idpJwksUrl,
+        audience: config.publicIdpAppId ?? '',
+        issuer: config.idpIssuer,
+      })
+      : undefined;
+    if (!this.idp && config.isProduction) {
+      logger.warn('no identity provider key (IDP_PUBLIC_KEY or IDP_JWKS_URL): anonymous mode, temporary identities only');
+    }
+    this.attempts = new AuthAttemptLimiter(this.limits.create({
+      name: 'auth',
+      points: config.rateLimitAuthPerMinute,
+      windowSeconds: 60,
+      blockSeconds: config.rateLimitBlockSeconds,
+    }));
+    this.adminGate = new AdminCodeGate(config.adminCode, this.attempts);
+  }
+
+  /** True when no identity provider is configured: temporary identities instead of token exchange. */
+  get anonymousMode(): boolean {
+    return this.idp === undefined;
+  }
+
+  /**
+   * Verifies a server access token (signature, algorithm, issuer, audience, expiry, claims) and that its account
+   * still exists. Throws AuthError: AUTH_REQUIRED, TOKEN_INVALID, TOKEN_EXPIRED or ACCOUNT_NOT_FOUND.
+   */
+  async verifyAccessToken(token: string | undefined | null): Promise<Identity> {
+    const identity = this.tokens.verify(token ?? '');
+    await requireLiveAccount(this.db.em.fork(), identity.accountId);
+    return identity;
+  }
+
+  /**
+   * The WebSocket `authenticate` step (and an `Authorization: Bearer` upgrade header): counts an attempt for the
+   * address, then verifies the token. Without a token in anonymous mode it creates a temporary identity and
+   * returns its session so the socket can hand the token to the client.
+   */
+  async authenticateSocket(request: { token?: string | null; address?: string }): Promise<SocketAuthResult> {
+    await this.attempts.consume({ address: request.address });
+    if (!request.token) {
+      if (!this.anonymousMode) throw new AuthError('AUTH_REQUIRED', 'an access token is required');
+      const session = await this.issueAnonymous();
+      return { identity: this.tokens.verify(session.token), session };
+    }
+    return { identity: await this.verifyAccessToken(request.token) };
+  }
+
+  /** POST /api/auth/exchange: an identity-provider token for a server token. */
+  async exchange(idpToken: string | undefined, source: AttemptSource): Promise<Session> {
+    await this.attempts.consume(source);
+    if (!this.idp) throw new AuthError('IDP_NOT_CONFIGURED', 'no identity provider is configured; use POST /api/auth/anonymous');
+    if (!idpToken) throw new AuthError('AUTH_REQUIRED', 'an identity provider token is required');
+    const { subject } = await this.idp.verify(idpToken);
+    const user = await findOrCreateIdpUser(this.db.em.fork(), subject);
+    return this.issueFor(user);
+  }
+
+  /** POST /api/auth/anonymous: a new temporary identity (anonymous mode only). */
+  async anonymous(source: AttemptSource): Promise<Session> {
+    await this.attempts.consume(source);
+    if (!this.anonymousMode) {
+      throw new AuthError('ANONYMOUS_MODE_DISABLED', 'an identity provider is configured; exchange its token at POST /api/auth/exchange');
+    }
+    return this.issueAnonymous();
+  }
+
+  /** POST /api/auth/refresh: a new token with the same account, scope and character, before the old one expires. */
+  async refresh(identity: Identity, source: AttemptSource): Promise<Session> {
+    await this.attempts.consume({ ...source, accountId: identity.accountId });
+    const user = await requireLiveAccount(this.db.em.fork(), identity.accountId);
+    return this.issueFor(user, { scope: identity.scope, characterId: identity.characterId });
+  }
+
+  /** POST /api/auth/character-token: a player token bound to one character the caller owns. */
+  async characterToken(identity: Identity, characterId: string, source: AttemptSource): Promise<Session> {
+    await this.attempts.consume({ ...source, accountId: identity.accountId });
+    const em = this.db.em.fork();
+    const user = await requireLiveAccount(em, identity.accountId);
+    await assertMayActAs(em, identity, characterId);
+    return this.issueFor(user, { scope: 'player', characterId });
+  }
+
+  /** A per-connection WebSocket message limiter with the configured rate (allow-all when limits are disabled). */
+  createMessageLimiter(): MessageRateLimiter {
+    return new MessageRateLimiter({ perSecond: this.config.wsMessagesPerSecond, enabled: !this.config.disableRateLimit });
+  }
+
+  /** Deletes expired temporary identities (and, by cascade, their characters); returns how many. */
+  async cleanupExpiredTemporaryUsers(now = new Date()): Promise<number> {
+    const deleted = await deleteExpiredTemporaryUsers(this.db.em.fork(), now);
+    if (deleted > 0) this.logger.info({ deleted }, 'expired temporary identities deleted');
+    return deleted;
+  }
+
+  /** Starts the periodic cleanup (TEMP_USER_CLEANUP_SECONDS), running it once right away. */
+  start(): void {
+    if (this.cleanupTimer) return;
+    const run = () => {
+      this.cleanupRun ??= this.cleanupExpiredTemporaryUsers()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'temporary identity cleanup failed'))
+        .finally(() => { this.cleanupRun = undefined; });
+    };
+    this.cleanupTimer = setInterval(run, this.config.tempUserCleanupSeconds * 1000);
+    this.cleanupTimer.unref();
+    run();
+  }
+
+  /** Stops the cleanup timer, waits for a running cleanup and closes the limiter store. */
+  async stop(): Promise<void> {
+    clearInterval(this.cleanupTimer);
+    this.cleanupTimer = undefined;
+    await this.cleanupRun;
+    await this.limits.close();
+  }
+
+  private async issueAnonymous(): Promise<Session> {
+    const user = await createTemporaryUser(this.db.em.fork(), this.config.anonymousTtlSeconds);
+    return this.issueFor(user);
+  }
+
+  private issueFor(user: User, options: { scope?: Identity['scope']; characterId?: string } = {}): Session {
+    const roles = user.isTemporary ? user.roles.filter((role) => role !== 'admin') : user.roles;
+    const accountExpiresAt = user.isTemporary && user.expiresAt ? user.expiresAt : undefined;
+    const issued = this.tokens.sign(
+      { accountId: user.id, roles, scope: options.scope ?? 'player', characterId: options.characterId },
+      { notAfter: accountExpiresAt },
+    );
+    return {
+      token: issued.token,
+      expiresAt: issued.expiresAt,
+      accountId: user.id,
+      roles,
+      ...(options.characterId !== undefined ? { characterId: options.characterId } : {}),
+      temporary: user.isTemporary,
+      ...(accountExpiresAt ? { accountExpiresAt } : {}),
+    };
+  }
+}

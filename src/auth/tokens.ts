@@ -1,0 +1,144 @@
+/**
+ * The server's own access tokens: compact JWS, HS256 with JWT_SECRET, issuer, audience and `exp` always set and
+ * always checked, the algorithm pinned on verification (so `alg: none` and algorithm confusion are refused).
+ *
+ * Claims (docs/auth.md): `sub` account id · `roles` string[] · `scope` "player" | "agent" · optional
+ * `characterId` (the one character the token may act as) · `iss` · `aud` · `iat` · `exp` · `jti`.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { AuthError } from './errors.ts';
+
+export const TOKEN_ALGORITHM = 'HS256';
+export const TOKEN_SCOPES = ['player', 'agent'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** Who a verified token speaks for. */
+export interface Identity {
+  accountId: string;
+  roles: readonly string[];
+  scope: TokenScope;
+  /** Present when the token is bound to one character (agent tokens, character session tokens). */
+  characterId?: string;
+  /** When the token stops being accepted. */
+  expiresAt: Date;
+}
+
+export interface TokenClaims {
+  accountId: string;
+  roles: readonly string[];
+  scope: TokenScope;
+  characterId?: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+export interface TokenServiceOptions {
+  secret: string;
+  issuer: string;
+  audience: string;
+  /** Default lifetime in seconds. */
+  ttlSeconds: number;
+  /** Accepted clock skew in seconds when checking `exp`/`iat` (default 5). */
+  clockToleranceSeconds?: number;
+  now?: () => number;
+}
+
+let processSecret: string | undefined;
+
+/**
+ * The signing secret: JWT_SECRET, or (development and test only; production refuses to start without it) a
+ * random secret made once per process, so tokens never verify across restarts and no fixed string exists.
+ */
+export function signingSecret(configured: string | undefined): { secret: string; generated: boolean } {
+  if (configured !== undefined) return { secret: configured, generated: false };
+  processSecret ??= randomBytes(48).toString('base64url');
+  return { secret: processSecret, generated: true };
+}
+
+export class TokenService {
+  private readonly secret: string;
+  private readonly issuer: string;
+  private readonly audience: string;
+  private readonly ttlSeconds: number;
+  private readonly tolerance: number;
+  private readonly now: () => number;
+
+  constructor(options: TokenServiceOptions) {
+    if (options.secret.length === 0) throw new Error('the token signing secret must not be empty');
+    this.secret = options.secret;
+    this.issuer = options.issuer;
+    this.audience = options.audience;
+    this.ttlSeconds = options.ttlSeconds;
+    this.tolerance = options.clockToleranceSeconds ?? 5;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Signs a token; its lifetime is the default TTL, shortened to `notAfter` when that comes sooner. */
+  sign(claims: TokenClaims, options: { ttlSeconds?: number; notAfter?: Date } = {}): IssuedToken {
+    const iat = Math.floor(this.now() / 1000);
+    let exp = iat + (options.ttlSeconds ?? this.ttlSeconds);
+    if (options.notAfter) exp = Math.min(exp, Math.floor(options.notAfter.getTime() / 1000));
+    if (exp <= iat) throw new AuthError('TOKEN_EXPIRED', 'the identity has expired');
+    const payload: Record<string, unknown> = {
+      sub: claims.accountId,
+      roles: [...claims.roles],
+      scope: claims.scope,
+      iss: this.issuer,
+      aud: this.audience,
+      iat,
+      exp,
+      jti: randomUUID(),
+    };
+    if (claims.characterId !== undefined) payload.characterId = claims.characterId;
+    const token = jwt.sign(payload, this.secret, { algorithm: TOKEN_ALGORITHM });
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** Verifies signature (HS256 only), issuer, audience, `exp` (required) and the claim shapes. */
+  verify(token: string): Identity {
+    if (typeof token !== 'string' || token.length === 0) throw new AuthError('AUTH_REQUIRED', 'an access token is required');
+    if (token.length > 8192 || !/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) {
+      throw new AuthError('TOKEN_INVALID', 'the access token is malformed');
+    }
+    let payload: jwt.JwtPayload | string;
+    try {
+      payload = jwt.verify(token, this.secret, {
+        algorithms: [TOKEN_ALGORITHM],
+        issuer: this.issuer,
+        audience: this.audience,
+        clockTolerance: this.tolerance,
+        clockTimestamp: Math.floor(this.now() / 1000),
+      });
+    } catch (error) {
+      if (error instanceof jwt.TokenExpiredError) throw new AuthError('TOKEN_EXPIRED', 'the access token has expired');
+      throw new AuthError('TOKEN_INVALID', 'the access token is not valid');
+    }
+    return identityFromPayload(payload);
+  }
+}
+
+function identityFromPayload(payload: jwt.JwtPayload | string): Identity {
+  const invalid = (what: string) => new AuthError('TOKEN_INVALID', `the access token ${what}`);
+  if (typeof payload !== 'object' || payload === null) throw invalid('has no claims');
+  if (typeof payload.exp !== 'number') throw invalid('has no expiry');
+  if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw invalid('names no account');
+  const roles: unknown = payload.roles;
+  if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) throw invalid('has malformed roles');
+  const scope: unknown = payload.scope;
+  if (!TOKEN_SCOPES.includes(scope as TokenScope)) throw invalid('has an unknown scope');
+  const characterId: unknown = payload.characterId;
+  if (characterId !== undefined && (typeof characterId !== 'string' || characterId.length === 0)) {
+    throw invalid('has a malformed character id');
+  }
+  return {
+    accountId: payload.sub,
+    roles: Object.freeze([...roles]),
+    scope: scope as TokenScope,
+    ...(characterId !== undefined ? { characterId } : {}),
+    expiresAt: new Date(payload.exp * 1000),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The server's Colyseus transport: the ws transport for the SDK protocol, plus ownership of the `/ws` upgrade,
+ * where JSON clients connect. Every upgrade passes the origin check first; `/ws` may also carry an
+ * `Authorization: Bearer` header (non-browser clients). Tokens never travel in the URL.
+ */
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { clientAddressOf } from '../auth/index.ts';
+import { JsonConnection, type ConnectionServices, type VerifiedIdentity } from './json-connection.ts';
+
+export const JSON_WS_PATH = '/ws';
+/** Frames over this size close the connection with 1009. */
+export const MAX_FRAME_BYTES = 4 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+export interface GameTransportOptions {
+  server: HttpServer;
+  services: ConnectionServices;
+  /** False refuses the upgrade with 403 (disallowed Origin). */
+  originAllowed(origin: string | undefined): boolean;
+}
+
+function refuse(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+function bearerToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+}
+
+type Alive = WebSocket & { isAlive?: boolean };
+
+/** Accepts /ws upgrades into JSON connections. */
+class JsonEndpoint {
+  readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly services: ConnectionServices;
+
+  constructor(services: ConnectionServices) {
+    this.services = services;
+    this.heartbeat = setInterval(() => {
+      for (const socket of this.wss.clients as Set<Alive>) {
+        if (socket.isAlive === false) {
+          socket.terminate();
+          continue;
+        }
+        socket.isAlive = false;
+        socket.ping();
+      }
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const token = bearerToken(request);
+    let preauthorized: { token: string; identity: VerifiedIdentity } | undefined;
+    if (token) {
+      try {
+        const { identity } = await this.services.authenticate(token, clientAddressOf(request));
+        preauthorized = { token, identity };
+      } catch {
+        return refuse(socket, 401, 'Unauthorized');
+      }
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
+      ws.isAlive = true;
+      ws.on('pong', () => (ws.isAlive = true));
+      new JsonConnection(ws, request, this.services, preauthorized);
+    });
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const socket of this.wss.clients) socket.terminate();
+    this.wss.close();
+  }
+}
+
+export function createGameTransport(options: GameTransportOptions): WebSocketTransport {
+  const json = new JsonEndpoint(options.services);
+  const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
+
+  // Runs before the ws transport's own upgrade listener; it only handles what that one is told to skip.
+  options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!options.originAllowed(request.headers.origin)) return refuse(socket, 403, 'Forbidden');
+    if (isJsonPath(request)) void json.upgrade(request, socket, head).catch(() => socket.destroy());
+  });
+
+  const transportOptions: TransportOptions = { noServer: true, maxPayload: MAX_FRAME_BYTES };
+  const transport = new WebSocketTransport(transportOptions);
+  transport.attachToServer(options.server, {
+    filter: (request) => !isJsonPath(request) && options.originAllowed(request.headers.origin),
+  });
+  const shutdown = transport.shutdown.bind(transport);
+  transport.shutdown = () => {
+    json.close();
+    shutdown();
+    options.server.close();
+  };
+  return transport;
+}

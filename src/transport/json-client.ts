@@ -1,0 +1,79 @@
+/**
+ * A /ws JSON connection's membership in one Colyseus room, shaped as a Colyseus `Client` so rooms treat SDK and
+ * JSON players alike. Room messages (`client.send`) become JSON text frames; the binary protocol the room writes
+ * (handshake, state patches) is not for this client and is dropped, except the join handshake, acknowledged here.
+ */
+import { EventEmitter } from 'node:events';
+import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
+
+export interface JsonChannel {
+  readonly readyState: number;
+  sendEvent(type: string, data: unknown): void;
+  /** Sends a frame the room serialised itself (e.g. `world:update` assembled from cached fragments). */
+  sendText(text: string): void;
+  /** The room let this membership go (or threw it out) with a close code. */
+  membershipEnded(client: JsonClient, code: number | undefined): void;
+}
+
+// The Client interface types messages per room; a JSON channel carries any of them.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export class JsonClient implements Client, ClientPrivate {
+  declare '~messages': any;
+  readonly ref = new EventEmitter();
+  readonly sessionId: string;
+  readonly channel: JsonChannel;
+  readonly isJson = true;
+  state: ClientState = ClientState.JOINING;
+  reconnectionToken = '';
+  userData: unknown;
+  auth: unknown;
+  readyState = 1;
+  _enqueuedMessages: unknown[] = [];
+  _joinedAt = 0;
+
+  constructor(sessionId: string, channel: JsonChannel) {
+    this.sessionId = sessionId;
+    this.channel = channel;
+  }
+
+  send(type: any, message?: any, _options?: ISendOptions): void {
+    this.channel.sendEvent(String(type), message ?? {});
+  }
+
+  sendBytes(): void {
+    // Raw byte messages have no JSON form; rooms never send them to JSON clients.
+  }
+
+  raw(data: Uint8Array | Buffer): void {
+    if (data[0] === Protocol.JOIN_ROOM && this.state === ClientState.JOINING) {
+      // Acknowledge the join the way the SDK does, so the room marks this client JOINED.
+      queueMicrotask(() => this.ref.emit('message', Buffer.from([Protocol.JOIN_ROOM])));
+    }
+  }
+
+  enqueueRaw(data: Uint8Array | Buffer): void {
+    this.raw(data);
+  }
+
+  error(): void {
+    // Errors reach JSON clients as `error` events sent by the rooms and the adapter.
+  }
+
+  leave(code?: number): void {
+    this.channel.membershipEnded(this, code);
+  }
+
+  close(code?: number): void {
+    this.leave(code);
+  }
+
+  /** The connection is gone: the room runs its leave (or reconnection) logic. */
+  disconnected(): void {
+    this.readyState = 3;
+    this.ref.emit('close');
+  }
+}
+
+export function isJsonClient(client: Client): client is JsonClient {
+  return (client as Partial<JsonClient>).isJson === true;
+}

@@ -1,0 +1,273 @@
+/**
+ * One /ws socket: first-message authentication, the JSON envelope, the per-connection message limit, and the
+ * routing of spec events to the room that owns them. Game rules live in the rooms; this only translates.
+ */
+import type { IncomingMessage } from 'node:http';
+import { connectClientToRoom, createAuthContext, matchMaker, type AuthContext } from '@colyseus/core';
+import WebSocket from 'ws';
+import { clientAddressOf } from '../auth/index.ts';
+import type { Logger } from '../logger.ts';
+import { encodeEnvelope, parseEnvelope } from './envelope.ts';
+import { JsonClient, type JsonChannel } from './json-client.ts';
+
+export const WS_CLOSE = {
+  NORMAL: 1000,
+  UNSUPPORTED_DATA: 1003,
+  POLICY_VIOLATION: 1008,
+  MESSAGE_TOO_BIG: 1009,
+  INTERNAL_ERROR: 1011,
+  SERVICE_RESTART: 1012,
+  AUTH_FAILED: 4001,
+} as const;
+
+/** Colyseus close codes → /ws close codes (Colyseus' SERVER_SHUTDOWN is 4001, which /ws uses for auth failures). */
+function jsonCloseCode(colyseusCode: number | undefined): number {
+  switch (colyseusCode) {
+    case 4001: return WS_CLOSE.SERVICE_RESTART;
+    case 4002: return WS_CLOSE.INTERNAL_ERROR;
+    case WS_CLOSE.POLICY_VIOLATION: return WS_CLOSE.POLICY_VIOLATION;
+    default: return WS_CLOSE.NORMAL;
+  }
+}
+
+export interface VerifiedIdentity {
+  accountId: string;
+  roles: readonly string[];
+  characterId?: string;
+}
+
+/**
+ * Key under which the adapter puts the identity it verified on the auth context it hands the matchmaker, so a
+ * room's onAuth need not verify (and count) the token again. A symbol: nothing from the network can set it.
+ */
+export const VERIFIED_IDENTITY = Symbol('verifiedIdentity');
+
+/** A refusal carrying a stable code, from authentication or from the matchmaker/room. */
+export interface CodedError {
+  code: string;
+  message: string;
+}
+
+export interface MessageAdmission {
+  /** 'allow' handle it · 'reject' drop it with an error event · 'close' the connection keeps flooding. */
+  hit(now: number): 'allow' | 'reject' | 'close';
+}
+
+/** A verified identity; `issuedToken` is set when the server created a temporary identity (anonymous mode). */
+export interface SocketAuthentication {
+  identity: VerifiedIdentity;
+  issuedToken?: { token: string; expiresAt: Date };
+}
+
+export interface ConnectionServices {
+  logger: Logger;
+  authTimeoutMs: number;
+  /**
+   * Counts the attempt against the authentication limit and verifies the token; without a token, anonymous
+   * mode creates a temporary identity (other modes refuse).
+   */
+  authenticate(token: string | undefined, ip: string | undefined): Promise<SocketAuthentication>;
+  createMessageLimiter(): MessageAdmission;
+  /** Turns any thrown value into a coded error for the client. */
+  toCodedError(error: unknown): CodedError;
+}
+
+/** The rooms' side of routing: whether a room handles an event, and handing it over. */
+interface RoutableRoom {
+  roomId: string;
+  handles(type: string): boolean;
+  dispatch(client: JsonClient, type: string, data: unknown): Promise<void>;
+  /** Whether the session belongs to this account (guards reconnection). */
+  sessionBelongsTo?(sessionId: string, accountId: string): boolean;
+}
+
+type RoomMembership = { room: RoutableRoom; client: JsonClient };
+
+export class JsonConnection implements JsonChannel {
+  private readonly socket: WebSocket;
+  private readonly services: ConnectionServices;
+  private readonly ip: string | undefined;
+  private readonly limiter: MessageAdmission;
+  private identity: VerifiedIdentity | undefined;
+  private token: string | undefined;
+  private authTimer: NodeJS.Timeout | undefined;
+  private world: RoomMembership | undefined;
+  private trade: RoomMembership | undefined;
+  private joining = false;
+  private alive = true;
+
+  constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }) {
+    this.socket = socket;
+    this.services = services;
+    this.ip = clientAddressOf(request);
+    this.limiter = services.createMessageLimiter();
+    socket.on('message', (data, isBinary) => this.onFrame(data as Buffer, isBinary));
+    socket.on('close', () => this.onClose());
+    socket.on('error', () => socket.terminate());
+    if (preauthorized) {
+      this.identity = preauthorized.identity;
+      this.token = preauthorized.token;
+      this.sendEvent('authResult', { success: true, accountId: preauthorized.identity.accountId });
+    } else {
+      this.authTimer = setTimeout(() => this.closeWith(WS_CLOSE.AUTH_FAILED, 'authentication timeout'), services.authTimeoutMs);
+    }
+  }
+
+  get readyState(): number {
+    return this.socket.readyState;
+  }
+
+  sendEvent(type: string, data: unknown): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(encodeEnvelope(type, data));
+  }
+
+  /** Sends a frame already serialised by the room (world:update fragments). */
+  sendText(text: string): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
+  }
+
+  membershipEnded(client: JsonClient, code: number | undefined): void {
+    if (this.trade?.client === client) {
+      this.trade = undefined;
+    } else if (this.world?.client === client) {
+      this.world = undefined;
+      // Thrown out of the world (kicked, shutdown): the connection has nothing left to do.
+      this.closeWith(jsonCloseCode(code), 'left the world');
+    }
+  }
+
+  /** Joins this connection to a trade room (the server tells the player a trade started). */
+  async joinTrade(roomId: string): Promise<void> {
+    const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom | undefined;
+    if (!room || !this.token) return;
+    const reservation = await matchMaker.joinById(roomId, {}, this.authContext());
+    const client = new JsonClient(reservation.sessionId, this);
+    await connectClientToRoom(room as never, client, this.authContext(), {});
+    this.trade = { room, client };
+  }
+
+  private authContext(): AuthContext {
+    const context = createAuthContext({ headers: { authorization: `Bearer ${this.token}` }, remoteAddress: this.ip });
+    return Object.assign(context, { [VERIFIED_IDENTITY]: this.identity });
+  }
+
+  private onFrame(data: Buffer, isBinary: boolean): void {
+    if (isBinary) return this.closeWith(WS_CLOSE.UNSUPPORTED_DATA, 'binary frames are not accepted on /ws');
+    const verdict = this.limiter.hit(performance.now());
+    if (verdict === 'close') return this.closeWith(WS_CLOSE.POLICY_VIOLATION, 'message rate limit exceeded');
+    if (verdict === 'reject') return this.sendError('RATE_LIMITED', 'Too many messages; slow down');
+    const parsed = parseEnvelope(data.toString('utf8'));
+    if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
+    const { type, data: payload } = parsed.envelope;
+    void this.route(type, payload).catch((error) => {
+      const coded = this.services.toCodedError(error);
+      this.sendError(coded.code, coded.message, type);
+    });
+  }
+
+  private async route(type: string, data: Record<string, unknown>): Promise<void> {
+    if (type === 'authenticate') return this.onAuthenticate(data);
+    if (!this.identity) return this.sendError('AUTH_REQUIRED', 'Send authenticate first', type);
+    if (type === 'world:enter') return this.enterWorld(data);
+    if (type === 'world:leave') return this.leaveWorld();
+    const target = this.trade?.room.handles(type) ? this.trade : this.world;
+    if (!target) return this.sendError('NOT_IN_WORLD', 'Enter the world first (world:enter)', type);
+    await target.room.dispatch(target.client, type, data);
+  }
+
+  private async onAuthenticate(data: Record<string, unknown>): Promise<void> {
+    if (this.identity) return this.sendError('ALREADY_AUTHENTICATED', 'This connection is already authenticated', 'authenticate');
+    const token = typeof data.token === 'string' && data.token.length > 0 ? data.token : undefined;
+    let issued: SocketAuthentication['issuedToken'];
+    try {
+      const result = await this.services.authenticate(token, this.ip);
+      this.identity = result.identity;
+      issued = result.issuedToken;
+      this.token = issued?.token ?? token;
+    } catch (error) {
+      const coded = this.services.toCodedError(error);
+      this.sendEvent('authResult', { success: false, error: coded });
+      return this.closeWith(WS_CLOSE.AUTH_FAILED, 'authentication failed');
+    }
+    clearTimeout(this.authTimer);
+    this.sendEvent('authResult', {
+      success: true,
+      accountId: this.identity.accountId,
+      ...(this.identity.characterId ? { characterId: this.identity.characterId } : {}),
+      ...(issued ? { token: issued.token, expiresAt: issued.expiresAt.toISOString(), temporary: true } : {}),
+    });
+    if (typeof data.characterId === 'string' || typeof data.reconnectionToken === 'string') await this.enterWorld(data);
+  }
+
+  private async enterWorld(data: Record<string, unknown>): Promise<void> {
+    if (this.world || this.joining) return this.sendError('ALREADY_IN_WORLD', 'This connection is already in the world', 'world:enter');
+    this.joining = true;
+    try {
+      const membership = typeof data.reconnectionToken === 'string'
+        ? await this.reconnect(data.reconnectionToken)
+        : await this.join(data);
+      if (!this.alive) {
+        membership.client.disconnected();
+        return;
+      }
+      this.world = membership;
+      this.sendEvent('world:joined', {
+        roomId: membership.room.roomId,
+        sessionId: membership.client.sessionId,
+        reconnectionToken: `${membership.room.roomId}:${membership.client.reconnectionToken}`,
+      });
+    } finally {
+      this.joining = false;
+    }
+  }
+
+  private async join(data: Record<string, unknown>): Promise<RoomMembership> {
+    const options = { characterId: data.characterId, createCharacter: data.createCharacter };
+    const reservation = await matchMaker.join('world', options, this.authContext());
+    const room = matchMaker.getLocalRoomById(reservation.roomId) as unknown as RoutableRoom;
+    const client = new JsonClient(reservation.sessionId, this);
+    await connectClientToRoom(room as never, client, this.authContext(), {});
+    return { room, client };
+  }
+
+  private async reconnect(token: string): Promise<RoomMembership> {
+    const [roomId, secret] = token.split(':');
+    if (!roomId || !secret) throw Object.assign(new Error('Malformed reconnection token'), { code: 'INVALID_RECONNECTION_TOKEN' });
+    const reservation = await matchMaker.reconnect(roomId, { reconnectionToken: secret });
+    const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom;
+    if (!room.sessionBelongsTo?.(reservation.sessionId, this.identity!.accountId)) {
+      throw Object.assign(new Error('That session belongs to another account'), { code: 'FORBIDDEN' });
+    }
+    const client = new JsonClient(reservation.sessionId, this);
+    await connectClientToRoom(room as never, client, this.authContext(), { reconnectionToken: secret });
+    return { room, client };
+  }
+
+  private async leaveWorld(): Promise<void> {
+    const world = this.world;
+    if (!world) return this.sendError('NOT_IN_WORLD', 'Not in the world', 'world:leave');
+    this.world = undefined;
+    // A consented leave: the room saves and ends the session without holding a reconnection seat.
+    world.client.ref.emit('message', Buffer.from([12 /* Protocol.LEAVE_ROOM */]));
+    this.sendEvent('world:left', {});
+  }
+
+  private sendError(code: string, message: string, event?: string): void {
+    this.sendEvent('error', { code, message, ...(event ? { event } : {}) });
+  }
+
+  private closeWith(code: number, reason: string): void {
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
+      this.socket.close(code, reason);
+    }
+  }
+
+  private onClose(): void {
+    this.alive = false;
+    clearTimeout(this.authTimer);
+    this.trade?.client.disconnected();
+    this.world?.client.disconnected();
+    this.trade = undefined;
+    this.world = undefined;
+  }
+}

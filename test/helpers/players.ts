@@ -1,0 +1,58 @@
+/** Helpers for world tests: anonymous identities, characters placed in the database, JSON and SDK players. */
+import { randomUUID } from 'node:crypto';
+import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
+import { Character } from '../../src/db/entities/index.ts';
+import { uniqueName } from './database.ts';
+import { json } from './http.ts';
+import type { TestServer } from './server.ts';
+import { JsonWsClient } from './ws-client.ts';
+
+export interface TestAccount {
+  token: string;
+  accountId: string;
+}
+
+export async function anonymousAccount(server: TestServer): Promise<TestAccount> {
+  const response = await fetch(`${server.baseUrl}/api/auth/anonymous`, { method: 'POST' });
+  if (response.status !== 201) throw new Error(`anonymous login failed: ${response.status} ${await response.text()}`);
+  const body = await json(response);
+  return { token: body.token, accountId: body.accountId };
+}
+
+/** Creates a character directly in the database, optionally already placed at a tile (as if it had played). */
+export async function createCharacterRow(server: TestServer, accountId: string, at?: { x: number; z: number }): Promise<Character> {
+  const em = server.context.db.em.fork();
+  const character = em.create(Character, {
+    id: randomUUID(), accountId, name: uniqueName('t'),
+    ...(at ? { positionX: at.x, positionZ: at.z, lastLoginAt: new Date() } : {}),
+  });
+  await em.flush();
+  return character;
+}
+
+/** A /ws player that authenticated and entered the world with the character. */
+export async function jsonPlayer(server: TestServer, account: TestAccount, characterId: string): Promise<JsonWsClient> {
+  const client = await JsonWsClient.connect(server.wsUrl);
+  client.send('authenticate', { token: account.token });
+  const auth = await client.waitFor('authResult');
+  if (!auth.data.success) throw new Error(`authentication failed: ${JSON.stringify(auth.data)}`);
+  client.send('world:enter', { characterId });
+  await client.waitFor('world:joined');
+  return client;
+}
+
+export async function sdkPlayer(server: TestServer, account: TestAccount, characterId: string): Promise<SdkRoom> {
+  const sdk = new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } });
+  return sdk.join('world', { characterId });
+}
+
+/** The entities a JSON client currently knows, from the world:update stream it received. */
+export function visibleEntities(client: JsonWsClient): Map<string, Record<string, unknown>> {
+  const known = new Map<string, Record<string, unknown>>();
+  for (const event of client.events) {
+    if (event.type !== 'world:update') continue;
+    for (const entity of [...event.data.added, ...event.data.changed]) known.set(`${entity.kind}:${entity.id}`, entity);
+    for (const gone of event.data.removed) known.delete(`${gone.kind}:${gone.id}`);
+  }
+  return known;
+}
