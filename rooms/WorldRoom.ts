@@ -62,6 +62,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private readonly tickWork: Array<(tick: number) => void> = [];
   private readonly joinHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly leaveHooks: Array<(player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>> = [];
+  private readonly deathHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private unregisterSaver: (() => void) | undefined;
 
   /** Runs on the matchmaking request: who is joining, and with which of their characters. */
@@ -246,6 +247,14 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   onPlayerLeave(hook: (player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>): void {
     this.leaveHooks.push(hook);
+  }
+
+  onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void {
+    this.deathHooks.push(hook);
+  }
+
+  async notifyPlayerDied(player: OnlinePlayer): Promise<void> {
+    for (const hook of this.deathHooks) await hook(player);
   }
 
   sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void {

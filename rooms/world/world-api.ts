@@ -41,6 +41,10 @@ export interface WorldApi {
   onPlayerJoin(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Runs when a player leaves for good, before its session is closed (save what the feature holds). */
   onPlayerLeave(hook: (player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>): void;
+  /** Runs when a player dies, before the death is resolved (e.g. an open trade is cancelled). */
+  onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void;
+  /** Tells every feature that the player died (called by whatever killed it). */
+  notifyPlayerDied(player: OnlinePlayer): Promise<void>;
   /** Sends an event to every player within `radius` tiles of (x, z) that `accept`s. */
   sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void;
 }
