@@ -284,6 +284,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   private runTick(): void {
+    const stopTimer = gameContext().metrics.tickDuration.startTimer();
     const tick = ++this.state.tick;
     for (const work of this.tickWork) {
       try {
@@ -298,6 +299,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.sync.deliver(player.client, tick, diff);
     }
     this.dirty.clear();
+    stopTimer();
   }
 
   private async savePositions(): Promise<void> {

@@ -67,6 +67,8 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   async dispatch(client: Client, type: string, data: unknown): Promise<void> {
     if (!this.admitMessage(client)) return;
     const registration = this.registrations.get(type);
+    // Only registered event names become label values, so clients cannot grow the metric's label set.
+    gameContext().metrics.messagesIn.inc({ event: registration ? type : 'unknown' });
     if (!registration) {
       this.sendError(client, new GameError('UNKNOWN_EVENT', `Unknown event "${type.slice(0, 64)}"`), type);
       return;

@@ -44,6 +44,8 @@ export interface Config {
   readonly wsAuthTimeoutMs: number;
   /** Area-of-interest radius in tiles: players receive entities within this Chebyshev distance. */
   readonly worldInterestRadius: number;
+  /** Bearer token a Prometheus scraper presents at GET /metrics (admins can use their own token). */
+  readonly metricsToken: string | undefined;
 
   // Identity and the edge (docs/auth.md).
   /** Lifetime of the server's access tokens (JWT_TTL_SECONDS). */
@@ -112,7 +114,7 @@ export const REQUIRED_IN_PRODUCTION = [
 
 /** Values that must never reach a client or a log line. */
 export function secretValues(config: Config): string[] {
-  return [config.jwtSecret, config.adminCode, config.idpAppSecret, config.voiceApiSecret, config.voiceApiKey]
+  return [config.jwtSecret, config.adminCode, config.idpAppSecret, config.voiceApiSecret, config.voiceApiKey, config.metricsToken]
     .filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
@@ -317,6 +319,7 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info'),
     wsAuthTimeoutMs: read.integer('WS_AUTH_TIMEOUT_MS', 10_000, 100, 120_000),
     worldInterestRadius: read.integer('WORLD_INTEREST_RADIUS', 16, 2, 64),
+    metricsToken: read.string('METRICS_TOKEN'),
 
     jwtTtlSeconds: read.integer('JWT_TTL_SECONDS', 3600, 60, 7 * 86_400),
     jwtIssuer: read.string('JWT_ISSUER') ?? 'rs-game-server',

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Logger } from './logger.ts';
 import type { GameData } from './manifests/game-data.ts';
+import type { GameMetrics } from './observability/metrics.ts';
 
 export interface GameContext {
   readonly config: Config;
@@ -16,6 +17,7 @@ export interface GameContext {
   readonly autosave: AutoSave;
   /** Tokens, identity provider, attempt limits, admin gate (src/auth). */
   readonly auth: AuthService;
+  readonly metrics: GameMetrics;
   /** The validated game data; null only when SKIP_MANIFESTS bypassed validation. */
   readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */

@@ -21,6 +21,7 @@ import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from '.
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { createLimiterBackend, limiterBackendOptions } from './http/limits/store.ts';
 import { createAuthRouter } from './http/routes/auth.ts';
+import { createMetricsRouter } from './http/routes/metrics.ts';
 import { edgeGuards } from './http/security.ts';
 import { healthRouter } from './http/routes/health.ts';
 import { createManifestsRouter } from './http/routes/manifests.ts';
@@ -28,6 +29,7 @@ import { createSkillUnlocksRouter } from './http/routes/skill-unlocks.ts';
 import type { Logger } from './logger.ts';
 import { createGameTransport } from './transport/game-transport.ts';
 import { loadManifests } from './manifests/load-manifests.ts';
+import { GameMetrics } from './observability/metrics.ts';
 import { skillUnlocksFromManifestFiles } from './manifests/skill-unlocks.ts';
 
 export interface StartOptions {
@@ -75,7 +77,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
 
   const autosave = new AutoSave(config.saveIntervalSeconds, logger);
   const auth = new AuthService({ config, logger, db, limits: await createLimiterBackend(limiterBackendOptions(config, logger)) });
-  const context: GameContext = { config, logger, db, autosave, auth, data: manifests.data, online: new Set() };
+  const online = new Set<string>();
+  const metrics = new GameMetrics({ playersOnline: () => online.size, rooms: () => matchMaker.stats.local.roomCount });
+  const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online };
   setGameContext(context);
 
   const httpServer = http.createServer();
@@ -114,6 +118,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           createManifestsRouter(manifests.files),
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
           createAuthRouter(auth, db),
+          createMetricsRouter(metrics, auth, config.metricsToken),
         ],
         fallbacks: [frontend],
       });
