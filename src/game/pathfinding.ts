@@ -43,6 +43,8 @@ export function findPath(grid: WalkGrid, from: TilePoint, to: TilePoint, options
   const maxDistance = options.maxDistance ?? DEFAULT_MAX_DISTANCE;
   if (chebyshev(from, to) > maxDistance) return refuse('TOO_FAR', `the target is more than ${maxDistance} tiles away`);
   if (grid.isBlocked(to.x, to.z)) return refuse('BLOCKED', 'the target tile cannot be walked on');
+  // The common case of a single step needs no search (and none of its buffers).
+  if (chebyshev(from, to) === 1 && canStep(grid, from, to)) return ok([{ x: to.x, z: to.z }]);
   const target: TileRect = { minX: to.x, maxX: to.x, minZ: to.z, maxZ: to.z };
   return search(grid, from, (x, z) => x === to.x && z === to.z, (x, z) => octileToRect(x, z, target), maxDistance, options);
 }
@@ -82,6 +84,13 @@ export function stepAlong(path: readonly TilePoint[], running: boolean): { moved
 
 export function chebyshev(a: TilePoint, b: TilePoint): number {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
+}
+
+/** A one-tile step onto a free tile; a diagonal one only when both tiles beside it are free (no corner cutting). */
+function canStep(grid: WalkGrid, from: TilePoint, to: TilePoint): boolean {
+  if (grid.isBlocked(to.x, to.z)) return false;
+  if (from.x === to.x || from.z === to.z) return true;
+  return !grid.isBlocked(to.x, from.z) && !grid.isBlocked(from.x, to.z);
 }
 
 function onGrid(grid: WalkGrid, tile: TilePoint): boolean {

@@ -1,0 +1,69 @@
+/** Starts a server process for a benchmark on a free loopback port and stops it; bounded waits only. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly wsUrl: string;
+  /** Milliseconds from spawn to the first /health 200. */
+  readonly startedInMs: number;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(args: string[], env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<RunningServer> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (!exited && performance.now() - spawnedAt < timeoutMs) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  if (exited || performance.now() - spawnedAt >= timeoutMs) {
+    child.kill('SIGKILL');
+    throw new Error(`server ${args.join(' ')} did not become healthy`);
+  }
+  const startedInMs = performance.now() - spawnedAt;
+  return {
+    child, port, baseUrl, wsUrl: `ws://127.0.0.1:${port}`, startedInMs,
+    stop: async () => {
+      if (exited) return;
+      const done = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([done, sleep(12_000)]);
+      if (!exited) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Reads one sample of a Prometheus series from a /metrics text. */
+export function metricValue(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
