@@ -42,6 +42,10 @@ const sharedOptions = {
   migrations: {
     migrationsList: MIGRATIONS,
     snapshotName: '.snapshot-game',
+    // Migrations are diffed against a freshly migrated database (create-migration.ts), so no snapshot file is
+    // kept, and starting a server never writes into the source tree.
+    snapshot: false,
+    snapshotOnMigrate: false,
     path: 'src/db/migrations',
     emit: 'ts' as const,
     transactional: true,
