@@ -58,6 +58,7 @@ export class AuthService {
   private readonly config: Config;
   private readonly logger: Logger;
   private readonly db: Database;
+  private readonly tokenChecks: Array<(identity: Identity) => Promise<void>> = [];
   private cleanupTimer: NodeJS.Timeout | undefined;
   private cleanupRun: Promise<unknown> | undefined;
 
@@ -110,7 +111,20 @@ export class AuthService {
   async verifyAccessToken(token: string | undefined | null): Promise<Identity> {
     const identity = this.tokens.verify(token ?? '');
     await requireLiveAccount(this.db.em.fork(), identity.accountId);
+    await this.runTokenChecks(identity);
     return identity;
+  }
+
+  /**
+   * Adds a check every verified token must pass on the WebSocket, matchmaking and (through `runTokenChecks`, run
+   * by the REST guard) HTTP paths, e.g. that an agent token was not revoked. A check throws AuthError to refuse.
+   */
+  addTokenCheck(check: (identity: Identity) => Promise<void>): void {
+    this.tokenChecks.push(check);
+  }
+
+  async runTokenChecks(identity: Identity): Promise<void> {
+    for (const check of this.tokenChecks) await check(identity);
   }
 
   /**

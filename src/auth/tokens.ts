@@ -22,6 +22,8 @@ export interface Identity {
   characterId?: string;
   /** When the token stops being accepted. */
   expiresAt: Date;
+  /** The token's `jti` (agent tokens are revoked by it). */
+  tokenId?: string;
 }
 
 export interface TokenClaims {
@@ -140,5 +142,6 @@ function identityFromPayload(payload: jwt.JwtPayload | string): Identity {
     scope: scope as TokenScope,
     ...(characterId !== undefined ? { characterId } : {}),
     expiresAt: new Date(payload.exp * 1000),
+    ...(typeof payload.jti === 'string' && payload.jti.length > 0 ? { tokenId: payload.jti } : {}),
   };
 }

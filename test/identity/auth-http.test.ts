@@ -167,7 +167,7 @@ describe('authentication in anonymous mode over HTTP @db', () => {
       assertUnauthorized(await call(`${server.baseUrl}${path}`, { method }), 'AUTH_REQUIRED');
     }
     assertProblem(await call(`${server.baseUrl}/api/no-such-family`, { headers: bearer(anon.token) }), 404, 'NOT_FOUND');
-    assertProblem(await call(`${server.baseUrl}/api/v1/player`, { headers: bearer(anon.token) }), 404, 'NOT_FOUND');
+    assertProblem(await call(`${server.baseUrl}/api/v1/no-such-route`, { headers: bearer(anon.token) }), 404, 'NOT_FOUND');
   });
 
   it('case, slashes and encodings cannot dodge the gate', async () => {

@@ -1,0 +1,50 @@
+/** Tile geometry the goal executor plans with: areas, distances, walkable destinations, waypoints. Pure. */
+import type { BlockedTiles } from '../manifests/blocked-tiles.ts';
+import type { TileRect } from '../manifests/schemas/common.ts';
+
+export interface Tile {
+  x: number;
+  z: number;
+}
+
+export function insideRect(rect: TileRect, x: number, z: number): boolean {
+  return x >= rect.minX && x <= rect.maxX && z >= rect.minZ && z <= rect.maxZ;
+}
+
+/** Chebyshev distance from a tile to the nearest tile of a rectangle (0 inside). */
+export function distanceToRect(x: number, z: number, rect: TileRect): number {
+  const dx = x < rect.minX ? rect.minX - x : x > rect.maxX ? x - rect.maxX : 0;
+  const dz = z < rect.minZ ? rect.minZ - z : z > rect.maxZ ? z - rect.maxZ : 0;
+  return Math.max(dx, dz);
+}
+
+/** The walkable tile nearest to `around` within `radius` (rings outward), optionally kept inside `within`. */
+export function nearestWalkable(blocked: BlockedTiles, around: Tile, radius: number, within?: TileRect): Tile | undefined {
+  for (let r = 0; r <= radius; r++) {
+    for (let dx = -r; dx <= r; dx++) {
+      for (let dz = -r; dz <= r; dz++) {
+        if (Math.max(Math.abs(dx), Math.abs(dz)) !== r) continue;
+        const x = around.x + dx;
+        const z = around.z + dz;
+        if (within && !insideRect(within, x, z)) continue;
+        if (!blocked.isBlocked(x, z)) return { x, z };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Where to walk to reach an area: its centre, or the walkable tile inside it nearest the centre. */
+export function destinationIn(blocked: BlockedTiles, rect: TileRect): Tile | undefined {
+  const centre = { x: Math.floor((rect.minX + rect.maxX) / 2), z: Math.floor((rect.minZ + rect.maxZ) / 2) };
+  const radius = Math.max(rect.maxX - rect.minX, rect.maxZ - rect.minZ);
+  return nearestWalkable(blocked, centre, radius, rect);
+}
+
+/** The next move target toward `to`, at most `maxStep` tiles away on each axis, on a walkable tile. */
+export function waypointToward(blocked: BlockedTiles, from: Tile, to: Tile, maxStep: number): Tile | undefined {
+  const clamp = (d: number) => Math.max(-maxStep, Math.min(maxStep, d));
+  const target = { x: from.x + clamp(to.x - from.x), z: from.z + clamp(to.z - from.z) };
+  if (target.x === to.x && target.z === to.z) return to;
+  return nearestWalkable(blocked, target, Math.max(2, Math.floor(maxStep / 4)));
+}

@@ -1,0 +1,190 @@
+/**
+ * The versioned player and world endpoints (docs/api.md):
+ *
+ *   GET  /api/v1/player        the caller's account and characters, the active one marked
+ *   POST /api/v1/player        create or update the caller's profile (displayName, avatar)
+ *   GET  /api/v1/world         a snapshot of the running world
+ *   GET  /api/v1/world/areas   the world's areas (manifests)
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireLiveAccount } from '../../auth/accounts.ts';
+import type { Identity } from '../../auth/tokens.ts';
+import type { GameContext } from '../../context.ts';
+import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
+import { worldOf } from '../../agents/world-link.ts';
+import { insideRect } from '../../agents/planning.ts';
+import { HttpProblem } from '../problem.ts';
+import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
+
+export const DISPLAY_NAME_MAX = 24;
+const DisplayName = z.string().trim().min(3, 'at least 3 characters').max(DISPLAY_NAME_MAX, `at most ${DISPLAY_NAME_MAX} characters`)
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9 _-]*[A-Za-z0-9_-])?$/, 'letters, digits, spaces, _ and - only; no edge spaces')
+  .refine((name) => !name.includes('  '), 'no double spaces');
+const Avatar = z.string().min(1).max(32).regex(/^[a-z0-9_-]+$/, 'an avatar id: a-z, 0-9, _ or -');
+
+export const UpdatePlayerBody = z.object({
+  displayName: DisplayName.optional(),
+  /** An avatar id chosen by the client; null clears it. */
+  avatar: Avatar.nullable().optional(),
+}).strict().refine((body) => body.displayName !== undefined || body.avatar !== undefined, 'give displayName and/or avatar');
+
+export const CharacterSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  combatLevel: z.number().int(),
+  online: z.boolean(),
+  /** The selected character (POST /api/character/:id/select, or the character a bound token names). */
+  active: z.boolean(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+}).meta({ id: 'CharacterSummary' });
+
+export const PlayerResponse = z.object({
+  accountId: z.string(),
+  displayName: z.string(),
+  avatar: z.string().nullable(),
+  roles: z.array(z.string()),
+  scope: z.enum(['player', 'agent']),
+  temporary: z.boolean(),
+  accountExpiresAt: z.string().nullable(),
+  activeCharacterId: z.string().nullable(),
+  characters: z.array(CharacterSummary),
+});
+
+const AreaSummary = z.object({ id: z.string(), name: z.string(), type: z.string(), playersOnline: z.number().int() });
+export const WorldResponse = z.object({
+  worldId: z.string(),
+  tick: z.number().int(),
+  tickMs: z.number().int(),
+  time: z.string(),
+  playersOnline: z.number().int(),
+  width: z.number().int(),
+  depth: z.number().int(),
+  tileSize: z.number(),
+  home: z.object({ areaId: z.string(), x: z.number().int(), z: z.number().int() }),
+  areas: z.array(AreaSummary),
+});
+
+export const AreaSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  bounds: z.object({ minX: z.number().int(), minZ: z.number().int(), maxX: z.number().int(), maxZ: z.number().int() }),
+  biomeId: z.string(),
+  pvp: z.boolean(),
+  safe: z.boolean(),
+  musicTrackId: z.string().nullable(),
+}).meta({ id: 'Area' });
+export const AreasResponse = z.object({ areas: z.array(AreaSchema), total: z.number().int() });
+
+/** The character the caller has selected: a bound token's character, else the profile's choice. */
+export async function activeCharacterId(context: GameContext, identity: Identity): Promise<string | null> {
+  if (identity.characterId !== undefined) return identity.characterId;
+  const profile = await context.db.em.fork().findOne(PlayerProfile, { accountId: identity.accountId });
+  return profile?.activeCharacterId ?? null;
+}
+
+export function summarize(context: GameContext, character: Character, activeId: string | null): z.infer<typeof CharacterSummary> {
+  return {
+    id: character.id,
+    name: character.name,
+    combatLevel: character.combatLevel,
+    online: context.online.has(character.id),
+    active: character.id === activeId,
+    createdAt: character.createdAt.toISOString(),
+    lastLoginAt: character.lastLoginAt ? character.lastLoginAt.toISOString() : null,
+  };
+}
+
+export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry, context: GameContext): void {
+  const playerBody = async (identity: Identity): Promise<z.infer<typeof PlayerResponse>> => {
+    const em = context.db.em.fork();
+    const user = await requireLiveAccount(em, identity.accountId);
+    const profile = await em.findOne(PlayerProfile, { accountId: user.id });
+    const where = identity.characterId !== undefined ? { accountId: user.id, id: identity.characterId } : { accountId: user.id };
+    const characters = await em.find(Character, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const activeId = identity.characterId ?? profile?.activeCharacterId ?? null;
+    return {
+      accountId: user.id,
+      displayName: user.displayName,
+      avatar: profile?.avatar ?? null,
+      roles: [...identity.roles],
+      scope: identity.scope,
+      temporary: user.isTemporary,
+      accountExpiresAt: user.isTemporary && user.expiresAt ? user.expiresAt.toISOString() : null,
+      activeCharacterId: activeId,
+      characters: characters.map((c) => summarize(context, c, activeId)),
+    };
+  };
+
+  defineRoute(router, registry, {
+    method: 'get', path: '/api/v1/player', tags: ['player'], query: NoQuery,
+    summary: 'The caller\'s account and characters (an agent token sees only its character)',
+    responses: { 200: { description: 'the player', schema: PlayerResponse } },
+    errors: [400],
+  }, async ({ res, identity }) => {
+    res.json(await playerBody(identity));
+  });
+
+  defineRoute(router, registry, {
+    method: 'post', path: '/api/v1/player', tags: ['player'], scopes: ['player'], query: NoQuery, body: UpdatePlayerBody,
+    summary: 'Create or update the caller\'s player profile (display name, avatar)',
+    responses: { 200: { description: 'the updated player', schema: PlayerResponse } },
+    errors: [400],
+  }, async ({ res, identity, body }) => {
+    const em = context.db.em.fork();
+    await requireLiveAccount(em, identity.accountId);
+    await em.transactional(async (tx) => {
+      if (body.displayName !== undefined) await tx.nativeUpdate(User, { id: identity.accountId }, { displayName: body.displayName });
+      if (body.avatar !== undefined) {
+        const profile = await tx.findOne(PlayerProfile, { accountId: identity.accountId });
+        if (profile) profile.avatar = body.avatar;
+        else tx.create(PlayerProfile, { accountId: identity.accountId, avatar: body.avatar, activeCharacterId: null });
+      }
+    });
+    res.json(await playerBody(identity));
+  });
+
+  defineRoute(router, registry, {
+    method: 'get', path: '/api/v1/world', tags: ['world'], query: NoQuery,
+    summary: 'A snapshot of the running world: id, tick, time, players online, areas',
+    responses: { 200: { description: 'the world', schema: WorldResponse } },
+    errors: [400, 503], errorCodes: { 503: ['WORLD_UNAVAILABLE'] },
+  }, ({ res }) => {
+    const world = worldOf(context);
+    const data = context.data;
+    if (!world || !data) throw new HttpProblem(503, 'WORLD_UNAVAILABLE', 'the world is not running');
+    const counts = new Map<string, number>();
+    for (const player of world.players()) {
+      for (const area of data.areasById.values()) {
+        if (insideRect(area.bounds, player.x, player.z)) counts.set(area.id, (counts.get(area.id) ?? 0) + 1);
+      }
+    }
+    res.json({
+      worldId: world.roomId,
+      tick: world.currentTick(),
+      tickMs: 600,
+      time: new Date().toISOString(),
+      playersOnline: context.online.size,
+      width: data.world.width,
+      depth: data.world.depth,
+      tileSize: data.world.tileSize,
+      home: { ...data.world.home },
+      areas: [...data.areasById.values()].map((a) => ({ id: a.id, name: a.name, type: a.type, playersOnline: counts.get(a.id) ?? 0 })),
+    } satisfies z.infer<typeof WorldResponse>);
+  });
+
+  defineRoute(router, registry, {
+    method: 'get', path: '/api/v1/world/areas', tags: ['world'], query: NoQuery,
+    summary: 'All world areas from the manifests (a fixed list: not paginated)',
+    responses: { 200: { description: 'the areas', schema: AreasResponse } },
+    errors: [400],
+  }, ({ res }) => {
+    const areas = [...(context.data?.areasById.values() ?? [])].map((a) => ({
+      id: a.id, name: a.name, type: a.type, bounds: { ...a.bounds }, biomeId: a.biomeId, pvp: a.pvp, safe: a.safe,
+      musicTrackId: a.musicTrackId ?? null,
+    }));
+    res.json({ areas, total: areas.length } satisfies z.infer<typeof AreasResponse>);
+  });
+}
