@@ -49,11 +49,23 @@ export const GroundItemState = schema({
 }, 'GroundItemState');
 export type GroundItemState = SchemaType<typeof GroundItemState>;
 
+/** A gravestone holding a dead player's lost items until its owner claims them or it crumbles (expiresAt, ms). */
+export const GravestoneState = schema({
+  id: t.string(),
+  ownerId: t.string(),
+  ownerName: t.string(),
+  x: t.int32(),
+  z: t.int32(),
+  expiresAt: t.float64(),
+}, 'GravestoneState');
+export type GravestoneState = SchemaType<typeof GravestoneState>;
+
 export const WorldState = schema({
   tick: t.uint32(),
   players: t.map(PlayerState).view(),
   npcs: t.map(NpcState).view(),
   resources: t.map(ResourceNodeState).view(),
   groundItems: t.map(GroundItemState).view(),
+  gravestones: t.map(GravestoneState).view(),
 }, 'WorldState');
 export type WorldState = SchemaType<typeof WorldState>;

@@ -2,7 +2,7 @@
  * Moving items from the world: every move goes through one item transaction (src/db/item-transaction.ts),
  * and the players' in-memory containers are replaced by what was committed — never edited ahead of the commit.
  */
-import { ItemTransactionRefused, loadContainers, runItemTransaction, type ContainersById, type ItemWork } from '../../src/db/item-transaction.ts';
+import { ItemTransactionRefused, loadContainers, runItemTransaction, type ContainersById, type ItemTransactionOptions, type ItemWork } from '../../src/db/item-transaction.ts';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { GameError } from '../game-error.ts';
 import type { OnlinePlayer } from './online-player.ts';
@@ -22,10 +22,11 @@ export async function moveItems<T>(
   world: WorldApi,
   characterIds: readonly string[],
   work: (tx: SqlEntityManager, loaded: ContainersById) => Promise<ItemWork<T>>,
+  options: ItemTransactionOptions = {},
 ): Promise<T> {
   let committed;
   try {
-    committed = await runItemTransaction(world.context().db, characterIds, work);
+    committed = await runItemTransaction(world.context().db, characterIds, work, options);
   } catch (error) {
     if (error instanceof ItemTransactionRefused) throw new GameError(error.code, error.message);
     throw error;
@@ -33,7 +34,8 @@ export async function moveItems<T>(
   for (const [id, containers] of committed.containers) {
     const player = world.player(id);
     if (!player) continue;
-    player.containers = containers;
+    // The bank is not kept in memory: it is read from the database whenever it is shown or changed.
+    player.containers = { inventory: containers.inventory, equipment: containers.equipment };
     player.client.send('player:sync', player.sync());
   }
   return committed.value;

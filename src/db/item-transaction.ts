@@ -4,16 +4,28 @@
  * from the database — never from memory — lets the caller compute the new containers with the pure rules of
  * src/game, writes only the slots that changed, and commits. Memory is updated by the caller from the returned
  * committed containers. Deadlocks and serialization failures are retried a bounded number of times.
+ *
+ * With `{ bank: true }` the characters' banks are read and written the same way (bank_tabs, bank_items), and
+ * whenever an inventory's coin total changes, `characters.coins` (a mirror of it) is updated in the same commit.
  */
 import { DeadlockException, LockWaitTimeoutException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
+import { MAIN_TAB_NAME, emptyBank, type Bank, type BankEntry, type BankTab } from '../game/bank.ts';
 import { EQUIPMENT_SLOTS, emptyEquipment, type Equipment, type EquipmentSlot } from '../game/equipment.ts';
-import { INVENTORY_SIZE, emptyInventory, type Inventory, type InventoryItem, type ItemMetadata } from '../game/inventory.ts';
+import { INVENTORY_SIZE, countItem, emptyInventory, type Inventory, type InventoryItem, type ItemMetadata } from '../game/inventory.ts';
+import { COINS } from '../game/shop.ts';
 import type { Database } from './database.ts';
 
 export interface Containers {
   readonly inventory: Inventory;
   readonly equipment: Equipment;
+  /** Present when the transaction was asked to load banks (`{ bank: true }`). */
+  readonly bank?: Bank;
+}
+
+export interface ItemTransactionOptions {
+  /** Also lock-read and write the characters' banks. */
+  bank?: boolean;
 }
 
 export type ContainersById = ReadonlyMap<string, Containers>;
@@ -47,6 +59,20 @@ interface SlotRow {
   metadata: ItemMetadata | string | null;
 }
 
+interface BankTabRow {
+  character_id: string;
+  tab_index: number;
+  name: string;
+}
+
+interface BankItemRow {
+  character_id: string;
+  tab_index: number;
+  position: number;
+  item_id: string;
+  quantity: number;
+}
+
 interface EquipmentRow {
   character_id: string;
   slot_type: string;
@@ -69,7 +95,12 @@ function sameItem(a: InventoryItem | null, b: InventoryItem | null): boolean {
  * Reads the characters' inventories and equipment. Inside a transaction with `lock`, their `characters` rows
  * are locked first (sorted order), so nothing else moves their items until the commit.
  */
-export async function loadContainers(em: SqlEntityManager, characterIds: readonly string[], lock: boolean): Promise<Map<string, Containers>> {
+export async function loadContainers(
+  em: SqlEntityManager,
+  characterIds: readonly string[],
+  lock: boolean,
+  options: ItemTransactionOptions = {},
+): Promise<Map<string, Containers>> {
   const ids = [...new Set(characterIds)].sort();
   const placeholders = ids.map(() => '?').join(', ');
   const locked = await em.execute<Array<{ id: string }>>(`select id from characters where id in (${placeholders}) order by id${lock ? ' for update' : ''}`, ids);
@@ -80,11 +111,81 @@ export async function loadContainers(em: SqlEntityManager, characterIds: readonl
   for (const id of ids) loaded.set(id, { inventory: [...emptyInventory()], equipment: { ...emptyEquipment() } });
   for (const row of slots) loaded.get(row.character_id)!.inventory[row.slot] = toItem(row);
   for (const row of worn) loaded.get(row.character_id)!.equipment[row.slot_type as EquipmentSlot] = toItem(row);
-  return loaded;
+  if (!options.bank) return loaded;
+  const banks = await loadBanks(em, ids);
+  return new Map([...loaded].map(([id, containers]) => [id, { ...containers, bank: banks.get(id)! }]));
+}
+
+/** Reads banks: tabs in order (main first), each tab's items in position order. */
+export async function loadBanks(em: SqlEntityManager, characterIds: readonly string[]): Promise<Map<string, Bank>> {
+  const ids = [...new Set(characterIds)].sort();
+  const banks = new Map<string, Bank>();
+  if (ids.length === 0) return banks;
+  const placeholders = ids.map(() => '?').join(', ');
+  const tabRows = await em.execute<BankTabRow[]>(`select character_id, tab_index, name from bank_tabs where character_id in (${placeholders}) order by character_id, tab_index`, ids);
+  const itemRows = await em.execute<BankItemRow[]>(`select character_id, tab_index, position, item_id, quantity from bank_items where character_id in (${placeholders}) order by character_id, tab_index, position`, ids);
+  const tabs = new Map<string, Array<{ name: string; items: BankEntry[] }>>();
+  for (const id of ids) tabs.set(id, [{ name: MAIN_TAB_NAME, items: [] }]);
+  for (const row of tabRows) {
+    const list = tabs.get(row.character_id)!;
+    if (Number(row.tab_index) === 0) list[0].name = row.name;
+    else list.push({ name: row.name, items: [] });
+  }
+  for (const row of itemRows) {
+    const list = tabs.get(row.character_id)!;
+    // Tabs are stored densely (0..n-1); an item pointing past them is kept in the main tab rather than lost.
+    const tab = list[Number(row.tab_index)] ?? list[0];
+    tab.items.push({ itemId: row.item_id, quantity: Number(row.quantity) });
+  }
+  for (const id of ids) banks.set(id, { tabs: tabs.get(id)! });
+  return banks;
+}
+
+function sameTabs(a: readonly BankTab[], b: readonly BankTab[]): boolean {
+  return a.length === b.length && a.every((tab, i) => tab.name === b[i].name);
+}
+
+function bankPlaces(bank: Bank): Map<string, { tab: number; position: number; quantity: number }> {
+  const places = new Map<string, { tab: number; position: number; quantity: number }>();
+  bank.tabs.forEach((tab, t) => tab.items.forEach((entry, position) => places.set(entry.itemId, { tab: t, position, quantity: entry.quantity })));
+  return places;
+}
+
+/** Writes the bank rows that differ between `before` and `after` for one character. */
+export async function writeBank(tx: SqlEntityManager, characterId: string, before: Bank, after: Bank): Promise<void> {
+  if (!sameTabs(before.tabs, after.tabs)) {
+    await tx.execute('delete from bank_tabs where character_id = ?', [characterId]);
+    const values = after.tabs.map(() => '(?, ?, ?)').join(', ');
+    await tx.execute(`insert into bank_tabs (character_id, tab_index, name) values ${values}`, after.tabs.flatMap((tab, i) => [characterId, i, tab.name]));
+  }
+  const was = bankPlaces(before);
+  const now = bankPlaces(after);
+  const gone = [...was.keys()].filter((itemId) => !now.has(itemId));
+  if (gone.length > 0) {
+    await tx.execute(`delete from bank_items where character_id = ? and item_id in (${gone.map(() => '?').join(', ')})`, [characterId, ...gone]);
+  }
+  const changed = [...now].filter(([itemId, place]) => {
+    const old = was.get(itemId);
+    return !old || old.tab !== place.tab || old.position !== place.position || old.quantity !== place.quantity;
+  });
+  if (changed.length > 0) {
+    await tx.execute(
+      `insert into bank_items (character_id, tab_index, position, item_id, quantity) values ${changed.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+       on conflict (character_id, item_id) do update set tab_index = excluded.tab_index, position = excluded.position, quantity = excluded.quantity`,
+      changed.flatMap(([itemId, place]) => [characterId, place.tab, place.position, itemId, place.quantity]),
+    );
+  }
 }
 
 /** Writes the slots that differ between `before` and `after` for one character. */
 export async function writeContainers(tx: SqlEntityManager, characterId: string, before: Containers, after: Containers): Promise<void> {
+  const coinsBefore = countItem(before.inventory, COINS);
+  const coinsAfter = countItem(after.inventory, COINS);
+  if (coinsBefore !== coinsAfter) await tx.execute('update characters set coins = ? where id = ?', [coinsAfter, characterId]);
+  if (after.bank && after.bank !== before.bank) {
+    if (!before.bank) throw new Error(`item transaction wrote the bank of ${characterId} without loading it ({ bank: true })`);
+    await writeBank(tx, characterId, before.bank, after.bank);
+  }
   for (let slot = 0; slot < INVENTORY_SIZE; slot++) {
     const was = before.inventory[slot] ?? null;
     const now = after.inventory[slot] ?? null;
@@ -124,18 +225,19 @@ export async function runItemTransaction<T>(
   db: Database,
   characterIds: readonly string[],
   work: (tx: SqlEntityManager, loaded: ContainersById) => Promise<ItemWork<T>>,
+  options: ItemTransactionOptions = {},
 ): Promise<{ value: T; containers: ContainersById }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.em.fork().transactional(async (tx) => {
-        const loaded = await loadContainers(tx, characterIds, true);
+        const loaded = await loadContainers(tx, characterIds, true, options);
         const { value, write } = await work(tx, loaded);
         const committed = new Map<string, Containers>(loaded);
         for (const [id, after] of write) {
           const before = loaded.get(id);
           if (!before) throw new Error(`item transaction wrote character ${id}, which it did not lock`);
           await writeContainers(tx, id, before, after);
-          committed.set(id, after);
+          committed.set(id, before.bank && !after.bank ? { ...after, bank: before.bank } : after);
         }
         return { value, containers: committed };
       });

@@ -1,0 +1,133 @@
+/**
+ * What the economy handlers share: reach checks (banks, shopkeepers, things on the ground), request validation,
+ * turning rule refusals into coded errors, and the one-player item transaction every economy action uses.
+ */
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { z } from 'zod';
+import { ItemTransactionRefused, type Containers, type ItemTransactionOptions } from '../../../../src/db/item-transaction.ts';
+import { isValidSlot, type Inventory, type InventoryItem } from '../../../../src/game/inventory.ts';
+import { MAX_STACK, isValidQuantity } from '../../../../src/game/quantity.ts';
+import type { Result } from '../../../../src/game/result.ts';
+import { SKILLS, type Levels, type Skill } from '../../../../src/game/skills.ts';
+import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
+import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
+import { GameError } from '../../../game-error.ts';
+import { moveItems } from '../../item-moves.ts';
+import type { OnlinePlayer } from '../../online-player.ts';
+import type { WorldApi } from '../../world-api.ts';
+import type { NpcEntity } from '../../world-entities.ts';
+
+/** Banks, shopkeepers, ground items and gravestones are used from at most this many tiles away (Chebyshev). */
+export const REACH = 2;
+/** The world's health is 10 × the level-scale hitpoints of the rules and manifests (maxHealth = constitution × 10). */
+export const HEALTH_SCALE = 10;
+
+/** A slot number as sent by the client; the rules refuse anything but an integer 0–27 (INVALID_SLOT). */
+export const SlotNumber = z.number();
+/** A quantity; the rules refuse 0, negatives, fractions and values over 2,147,483,647 (INVALID_QUANTITY). */
+export const QuantityValue = z.number();
+export const AmountValue = z.union([z.number(), z.literal('all')]);
+export const ItemId = z.string().min(1).max(64);
+
+export function distanceToRect(x: number, z: number, rect: TileRect): number {
+  const dx = Math.max(rect.minX - x, 0, x - rect.maxX);
+  const dz = Math.max(rect.minZ - z, 0, z - rect.maxZ);
+  return Math.max(dx, dz);
+}
+
+export function withinReach(player: OnlinePlayer, x: number, z: number, reach = REACH): boolean {
+  return Math.max(Math.abs(player.x - x), Math.abs(player.z - z)) <= reach;
+}
+
+/** Whether an NPC accepted by `accept` (given its manifest id) stands within reach of the player. */
+export function npcWithinReach(world: WorldApi, player: OnlinePlayer, accept: (npcId: string) => boolean): boolean {
+  let found = false;
+  world.grid.forEachNear(player.x, player.z, REACH, (entity) => {
+    if (!found && entity.kind === 'npc' && accept((entity as NpcEntity).state.npcId)) found = true;
+  });
+  return found;
+}
+
+/** Within reach of a bank booth (a station of type `bank`) or a banker NPC. */
+export function isNearBank(world: WorldApi, player: OnlinePlayer): boolean {
+  const { data } = world;
+  const nearStation = data.spawns.stations.some((spawn) =>
+    data.stationsById.get(spawn.stationId)?.type === 'bank' && distanceToRect(player.x, player.z, placedStationTiles(data, spawn)) <= REACH);
+  return nearStation || npcWithinReach(world, player, (npcId) => data.npcsById.get(npcId)?.role === 'banker');
+}
+
+export function assertNearBank(world: WorldApi, player: OnlinePlayer): void {
+  if (!isNearBank(world, player)) throw new GameError('NOT_NEAR_BANK', `Stand within ${REACH} tiles of a bank booth or a banker`);
+}
+
+/** Inside an item transaction: a rule's refusal rolls everything back and reaches the client with its code. */
+export function unwrap<T>(result: Result<T, string>): T {
+  if (!result.ok) throw new ItemTransactionRefused(result.code, result.message);
+  return result.value;
+}
+
+export function refuse(code: string, message: string): never {
+  throw new ItemTransactionRefused(code, message);
+}
+
+export function checkQuantity(value: number): number {
+  if (!isValidQuantity(value)) throw new GameError('INVALID_QUANTITY', `quantity must be a whole number from 1 to ${MAX_STACK}, got ${String(value)}`);
+  return value;
+}
+
+export function checkAmount(value: number | 'all'): number | 'all' {
+  return value === 'all' ? value : checkQuantity(value);
+}
+
+/** The stack in a slot, checking (when given) that it holds the expected item. */
+export function heldIn(inventory: Inventory, slot: number, itemId?: string): InventoryItem {
+  if (!isValidSlot(inventory, slot)) refuse('INVALID_SLOT', `slots must be whole numbers from 0 to ${inventory.length - 1}`);
+  const held = inventory[slot];
+  if (!held) refuse('EMPTY_SLOT', `slot ${slot} is empty`);
+  if (itemId !== undefined && held.itemId !== itemId) refuse('ITEM_MISMATCH', `slot ${slot} holds ${held.itemId}, not ${itemId}`);
+  return held;
+}
+
+/** The character's skill levels as committed (read inside the transaction). */
+export async function loadLevels(tx: SqlEntityManager, characterId: string): Promise<Levels> {
+  const columns = SKILLS.map((skill) => `${skill}_level`).join(', ');
+  const [row] = await tx.execute<Array<Record<string, number>>>(`select ${columns} from characters where id = ?`, [characterId]);
+  if (!row) refuse('CHARACTER_NOT_FOUND', 'The character no longer exists');
+  return Object.fromEntries(SKILLS.map((skill: Skill) => [skill, Number(row[`${skill}_level`])])) as Record<Skill, number>;
+}
+
+export interface OwnWork<T> {
+  value: T;
+  /** The player's new containers; omit when nothing of theirs changed. */
+  after?: Containers;
+}
+
+/**
+ * An item move of one player: refused while the interface is held (trading), then one transaction over the
+ * player's locked, freshly read containers (and bank with `{ bank: true }`). Memory and `player:sync` follow the commit.
+ */
+export async function moveOwnItems<T>(
+  world: WorldApi,
+  player: OnlinePlayer,
+  action: string,
+  work: (tx: SqlEntityManager, containers: Containers) => Promise<OwnWork<T>>,
+  options: ItemTransactionOptions = {},
+): Promise<T> {
+  player.assertFree(action);
+  return moveItems(world, [player.id], async (tx, loaded) => {
+    const { value, after } = await work(tx, loaded.get(player.id)!);
+    return { value, write: after ? new Map([[player.id, after]]) : new Map() };
+  }, options);
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function millis(value: unknown): number {
+  return value instanceof Date ? value.getTime() : new Date(String(value)).getTime();
+}
+
+export function parseJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}

@@ -1,0 +1,31 @@
+/** `equipment:equip {inventorySlot}` and `equipment:unequip {slot}`: level requirements, two-handed rules. */
+import { z } from 'zod';
+import { equip, unequip, type EquipmentSlot } from '../../../../src/game/equipment.ts';
+import type { OnlinePlayer } from '../../online-player.ts';
+import type { WorldApi } from '../../world-api.ts';
+import { SlotNumber, heldIn, loadLevels, moveOwnItems, unwrap } from './common.ts';
+
+export const EquipRequest = z.object({ inventorySlot: SlotNumber, itemId: z.string().optional() }).strict();
+export const UnequipRequest = z.object({ slot: z.string().max(32) }).strict();
+
+/** Wears the item in an inventory slot (optionally checking which item it is); returns the item id. */
+export function equipFromSlot(world: WorldApi, player: OnlinePlayer, inventorySlot: number, itemId?: string): Promise<string> {
+  return moveOwnItems(world, player, 'equip items', async (tx, containers) => {
+    const held = heldIn(containers.inventory, inventorySlot, itemId);
+    const levels = await loadLevels(tx, player.id);
+    const after = unwrap(equip(containers, world.data.itemsById, inventorySlot, levels));
+    return { value: held.itemId, after: { ...containers, ...after } };
+  });
+}
+
+export function installEquipment(world: WorldApi): void {
+  world.handle('equipment:equip', EquipRequest, async (player, { inventorySlot, itemId }) => {
+    await equipFromSlot(world, player, inventorySlot, itemId);
+  });
+  world.handle('equipment:unequip', UnequipRequest, async (player, { slot }) => {
+    await moveOwnItems(world, player, 'unequip items', async (_tx, containers) => {
+      const after = unwrap(unequip(containers, world.data.itemsById, slot as EquipmentSlot));
+      return { value: null, after: { ...containers, ...after } };
+    });
+  });
+}

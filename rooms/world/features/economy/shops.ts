@@ -1,0 +1,128 @@
+/**
+ * Shops (stores.json) near their shopkeeper: `shop:open`, `shop:buy`, `shop:sell`. Stock lives in memory per world
+ * and restocks on the tick. A purchase or sale is one item transaction on the player's locked inventory; the stock
+ * change is reserved synchronously while the transaction computes it (so two buyers can never both take the last
+ * one) and given back if the transaction does not commit.
+ */
+import { z } from 'zod';
+import type { Containers } from '../../../../src/db/item-transaction.ts';
+import type { Inventory } from '../../../../src/game/inventory.ts';
+import { buy, buyPrice, restock, sell, sellPrice, type StoreState } from '../../../../src/game/shop.ts';
+import { TICK_MS } from '../../../../src/game/ticks.ts';
+import { GameError } from '../../../game-error.ts';
+import type { OnlinePlayer } from '../../online-player.ts';
+import type { WorldApi } from '../../world-api.ts';
+import { ItemId, QuantityValue, REACH, SlotNumber, checkQuantity, moveOwnItems, npcWithinReach, unwrap } from './common.ts';
+import { economyOf, type EconomyWorld } from './state.ts';
+
+const StoreId = z.string().min(1).max(64);
+export const OpenRequest = z.object({ storeId: StoreId }).strict();
+export const BuyRequest = z.object({ storeId: StoreId, itemId: ItemId, quantity: QuantityValue }).strict();
+export const SellRequest = z.object({ storeId: StoreId, slot: SlotNumber, quantity: QuantityValue }).strict();
+
+export function shopState(world: WorldApi, store: StoreState): Record<string, unknown> {
+  const definition = world.data.storesById.get(store.storeId)!;
+  return {
+    storeId: store.storeId, name: definition.name, kind: store.kind,
+    items: store.stock.map((entry) => {
+      const value = world.data.itemsById.get(entry.itemId)?.value ?? 0;
+      return { itemId: entry.itemId, quantity: entry.quantity, buyPrice: buyPrice(store, value), sellPrice: sellPrice(store, value) };
+    }),
+  };
+}
+
+/** The store, checked to exist and to have its shopkeeper within reach of the player. */
+function storeNear(world: WorldApi, economy: EconomyWorld, player: OnlinePlayer, storeId: string): StoreState {
+  const definition = world.data.storesById.get(storeId);
+  const store = economy.stores.get(storeId);
+  if (!definition || !store) throw new GameError('UNKNOWN_STORE', `No store '${storeId.slice(0, 64)}'`);
+  if (!npcWithinReach(world, player, (npcId) => npcId === definition.npcId)) {
+    throw new GameError('NOT_NEAR_SHOP', `Stand within ${REACH} tiles of the shopkeeper`);
+  }
+  return store;
+}
+
+/** Adds `delta` to one stock entry of the current store state (reserving or giving back). */
+function adjustStock(economy: EconomyWorld, template: StoreState, itemId: string, delta: number): void {
+  const current = economy.stores.get(template.storeId)!;
+  const exists = current.stock.some((s) => s.itemId === itemId);
+  const stock = exists
+    ? current.stock.map((s) => (s.itemId === itemId ? { ...s, quantity: Math.max(0, s.quantity + delta) } : s))
+    : delta > 0 ? [...current.stock, { ...template.stock.find((s) => s.itemId === itemId)!, quantity: delta }] : current.stock;
+  economy.stores.set(current.storeId, { ...current, stock });
+}
+
+interface Deal {
+  store: StoreState;
+  inventory: Inventory;
+  /** The stock entry that changed and by how much (negative: bought from the store). */
+  itemId: string;
+  stockDelta: number;
+  result: Record<string, unknown>;
+}
+
+async function trade(
+  world: WorldApi,
+  player: OnlinePlayer,
+  storeId: string,
+  action: string,
+  deal: (store: StoreState, containers: Containers) => Deal,
+): Promise<void> {
+  const economy = economyOf(world);
+  player.assertFree(action);
+  storeNear(world, economy, player, storeId);
+  let reserved: { template: StoreState; itemId: string; delta: number } | null = null;
+  const giveBack = () => {
+    if (reserved) adjustStock(economy, reserved.template, reserved.itemId, -reserved.delta);
+    reserved = null;
+  };
+  let result: Record<string, unknown>;
+  try {
+    result = await moveOwnItems(world, player, action, async (_tx, containers) => {
+      giveBack(); // a retried transaction first returns what the previous attempt reserved
+      const done = deal(economy.stores.get(storeId)!, containers);
+      economy.stores.set(storeId, done.store);
+      reserved = { template: done.store, itemId: done.itemId, delta: done.stockDelta };
+      return { value: done.result, after: { ...containers, inventory: done.inventory } };
+    });
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
+  player.client.send('shop:state', { ...shopState(world, economy.stores.get(storeId)!), last: result });
+}
+
+export function installShops(world: WorldApi): void {
+  const economy = economyOf(world);
+  const items = world.data.itemsById;
+
+  world.handle('shop:open', OpenRequest, (player, { storeId }) => {
+    player.assertFree('open a shop');
+    player.client.send('shop:state', shopState(world, storeNear(world, economy, player, storeId)));
+  });
+
+  world.handle('shop:buy', BuyRequest, (player, { storeId, itemId, quantity }) => {
+    player.assertFree('buy');
+    checkQuantity(quantity);
+    return trade(world, player, storeId, 'buy', (store, containers) => {
+      const done = unwrap(buy(store, containers.inventory, items, itemId, quantity));
+      return { store: done.store, inventory: done.inventory, itemId, stockDelta: -quantity, result: { action: 'bought', itemId, quantity, coins: done.cost } };
+    });
+  });
+
+  world.handle('shop:sell', SellRequest, (player, { storeId, slot, quantity }) => {
+    player.assertFree('sell');
+    checkQuantity(quantity);
+    return trade(world, player, storeId, 'sell', (store, containers) => {
+      const done = unwrap(sell(store, containers.inventory, items, slot, quantity));
+      return {
+        store: done.store, inventory: done.inventory, itemId: done.sold.itemId, stockDelta: done.sold.quantity,
+        result: { action: 'sold', itemId: done.sold.itemId, quantity: done.sold.quantity, coins: done.payment },
+      };
+    });
+  });
+
+  world.onTick(() => {
+    for (const [id, store] of economy.stores) economy.stores.set(id, restock(store, TICK_MS));
+  });
+}
