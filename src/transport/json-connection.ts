@@ -95,6 +95,9 @@ export class JsonConnection implements JsonChannel {
   private trade: RoomMembership | undefined;
   private joining = false;
   private alive = true;
+  /** While the socket joins a trade room: trade events wait so `tradeStarted` arrives first. */
+  private tradeJoin: Promise<void> | undefined;
+  private heldTradeEvents: Array<{ type: string; data: unknown }> = [];
 
   constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }) {
     this.socket = socket;
@@ -118,7 +121,39 @@ export class JsonConnection implements JsonChannel {
   }
 
   sendEvent(type: string, data: unknown): void {
+    if (type === 'tradeStarted' && typeof (data as { roomId?: unknown })?.roomId === 'string') {
+      this.beginTradeJoin(type, data as { roomId: string });
+      return;
+    }
+    if (this.tradeJoin && type.startsWith('trade')) {
+      this.heldTradeEvents.push({ type, data });
+      return;
+    }
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(encodeEnvelope(type, data));
+  }
+
+  /**
+   * The server told this player a trade started: join its TradeRoom first, then pass `tradeStarted` on (and any
+   * trade event sent meanwhile), so the trade events the client sends next reach the room.
+   */
+  private beginTradeJoin(type: string, data: { roomId: string }): void {
+    const previous = this.tradeJoin ?? Promise.resolve();
+    const join = previous.then(async () => {
+      try {
+        if (this.alive) await this.joinTrade(data.roomId);
+      } catch (error) {
+        this.services.logger.warn({ err: error, roomId: data.roomId }, 'could not join the trade room');
+      }
+    }).finally(() => {
+      if (this.tradeJoin === join) this.tradeJoin = undefined;
+      const held = this.heldTradeEvents;
+      this.heldTradeEvents = [];
+      if (this.socket.readyState === WebSocket.OPEN) {
+        this.socket.send(encodeEnvelope(type, data));
+        for (const event of held) this.socket.send(encodeEnvelope(event.type, event.data));
+      }
+    });
+    this.tradeJoin = join;
   }
 
   /** Sends a frame already serialised by the room (world:update fragments). */
@@ -142,8 +177,14 @@ export class JsonConnection implements JsonChannel {
     if (!room || !this.token) return;
     const reservation = await matchMaker.joinById(roomId, {}, this.authContext());
     const client = new JsonClient(reservation.sessionId, this);
-    await connectClientToRoom(room as never, client, this.authContext(), {});
     this.trade = { room, client };
+    try {
+      await connectClientToRoom(room as never, client, this.authContext(), {});
+    } catch (error) {
+      if (this.trade?.client === client) this.trade = undefined;
+      throw error;
+    }
+    if (!this.alive) client.disconnected();
   }
 
   private authContext(): AuthContext {
@@ -170,6 +211,7 @@ export class JsonConnection implements JsonChannel {
     if (!this.identity) return this.sendError('AUTH_REQUIRED', 'Send authenticate first', type);
     if (type === 'world:enter') return this.enterWorld(data);
     if (type === 'world:leave') return this.leaveWorld();
+    if (this.tradeJoin) await this.tradeJoin;
     const target = this.trade?.room.handles(type) ? this.trade : this.world;
     if (!target) return this.sendError('NOT_IN_WORLD', 'Enter the world first (world:enter)', type);
     await target.room.dispatch(target.client, type, data);

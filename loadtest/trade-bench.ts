@@ -1,0 +1,274 @@
+/**
+ * Trade benchmark: completed player-to-player trades per second over /ws, with the swap on PostgreSQL, printed
+ * beside pgbench's TPC-B figure measured on the same PostgreSQL server in the same run (target: ≥ 50%).
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/game_bench npm exec -- node loadtest/trade-bench.ts
+ *
+ * Environment: BENCH_PAIRS (default 16 trading pairs), BENCH_SECONDS (10), PGBENCH_SECONDS (10), PGBENCH_CLIENTS (4).
+ * Everything runs on loopback; every wait is bounded. The database named in DATABASE_URL is created when missing;
+ * pgbench runs on a scratch database `<name>_pgbench` (created, initialised with -s 1, dropped afterwards).
+ * Each trade is the full protocol: request, accept, one add per side, both accepts on both screens, the swap
+ * (one transaction locking both characters, re-validating, writing the inventories and the audit row).
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import WebSocket from 'ws';
+import { createTemporaryUser } from '../src/auth/accounts.ts';
+import { TokenService } from '../src/auth/tokens.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { Character } from '../src/db/entities/index.ts';
+import { CpuMeter } from './lib/process-monitor.ts';
+import { freePort, startServerProcess } from './lib/server-process.ts';
+import { Samples, round } from './lib/stats.ts';
+
+const run = promisify(execFile);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 16);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PGBENCH_SECONDS = Number(process.env.PGBENCH_SECONDS ?? 10);
+const PGBENCH_CLIENTS = Number(process.env.PGBENCH_CLIENTS ?? 4);
+const SECRET = `trade-bench-${randomUUID()}`;
+const STEP_TIMEOUT_MS = 10_000;
+
+interface Event {
+  type: string;
+  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A minimal /ws client: send events, await the next matching one (bounded). */
+class Socket {
+  private readonly ws: WebSocket;
+  private readonly backlog: Event[] = [];
+  private waiters: Array<{ match: (e: Event) => boolean; resolve: (e: Event) => void }> = [];
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (raw) => {
+      const event = JSON.parse(raw.toString()) as Event;
+      const waiter = this.waiters.find((w) => w.match(event));
+      if (waiter) {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        waiter.resolve(event);
+      } else if (this.backlog.push(event) > 256) {
+        this.backlog.shift();
+      }
+    });
+  }
+
+  static open(url: string): Promise<Socket> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.once('open', () => resolve(new Socket(ws)));
+      ws.once('error', reject);
+    });
+  }
+
+  send(type: string, data: unknown): void {
+    this.ws.send(JSON.stringify({ type, data }));
+  }
+
+  /** The next event of `type` matching `match` (including one that already arrived and was not consumed). */
+  next(type: string, match: (data: Event['data']) => boolean = () => true): Promise<Event> {
+    const predicate = (e: Event) => e.type === type && match(e.data);
+    const index = this.backlog.findIndex(predicate);
+    if (index >= 0) return Promise.resolve(this.backlog.splice(index, 1)[0]);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
+        reject(new Error(`timed out waiting for ${type}`));
+      }, STEP_TIMEOUT_MS);
+      const done = (e: Event) => {
+        clearTimeout(timer);
+        resolve(e);
+      };
+      this.waiters.push({ match: predicate, resolve: done });
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+function databaseName(url: URL): string {
+  return decodeURIComponent(url.pathname.replace(/^\//, ''));
+}
+
+function withDatabase(url: URL, name: string): string {
+  const copy = new URL(url.toString());
+  copy.pathname = `/${encodeURIComponent(name)}`;
+  return copy.toString();
+}
+
+async function psql(url: string, sql: string): Promise<string> {
+  const { stdout } = await run('psql', [url, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql], { timeout: 60_000 });
+  return stdout.trim();
+}
+
+async function ensureDatabase(url: URL): Promise<void> {
+  const admin = withDatabase(url, 'postgres');
+  const name = databaseName(url);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(name)) throw new Error(`unsupported database name "${name}"`);
+  const exists = await psql(admin, `select 1 from pg_database where datname = '${name}'`);
+  if (exists !== '1') await psql(admin, `create database "${name}"`);
+}
+
+async function pgbench(url: URL): Promise<{ tps: number; scratch: string }> {
+  const scratch = `${databaseName(url)}_pgbench`;
+  const admin = withDatabase(url, 'postgres');
+  await psql(admin, `drop database if exists "${scratch}"`);
+  await psql(admin, `create database "${scratch}"`);
+  try {
+    const target = withDatabase(url, scratch);
+    await run('pgbench', ['-i', '-s', '1', '-q', target], { timeout: 120_000 });
+    const { stdout } = await run('pgbench', ['-c', String(PGBENCH_CLIENTS), '-j', String(Math.min(PGBENCH_CLIENTS, 2)), '-T', String(PGBENCH_SECONDS), target], { timeout: (PGBENCH_SECONDS + 60) * 1000 });
+    const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout) ?? /tps = ([\d.]+)/.exec(stdout);
+    if (!match) throw new Error(`could not read pgbench's tps:\n${stdout}`);
+    return { tps: Number(match[1]), scratch };
+  } finally {
+    await psql(admin, `drop database if exists "${scratch}"`).catch(() => undefined);
+  }
+}
+
+interface Seeded {
+  a: { characterId: string; token: string };
+  b: { characterId: string; token: string };
+}
+
+async function seed(databaseUrl: string): Promise<Seeded[]> {
+  const db = await openDatabase({ databaseUrl, pgliteDataDir: 'memory://', poolSize: 4 });
+  const tokens = new TokenService({ secret: SECRET, issuer: 'rs-game-server', audience: 'rs-game', ttlSeconds: 3600 });
+  try {
+    const pairs: Seeded[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const em = db.em.fork();
+      const users = [await createTemporaryUser(em, 3600), await createTemporaryUser(em, 3600)];
+      // Pairs stand on walkable tiles of the home row, a few tiles apart from the next pair.
+      const x = 104 + (i % 12) * 2;
+      const z = 96 + Math.floor(i / 12) * 3;
+      const characters = users.map((user, side) => em.create(Character, {
+        id: randomUUID(), accountId: user.id, name: `tb${randomUUID().replaceAll('-', '').slice(0, 9)}`,
+        positionX: x + side, positionZ: z, lastLoginAt: new Date(),
+      }));
+      await em.flush();
+      await em.execute('insert into inventory (character_id, slot, item_id, quantity) values (?, 0, ?, ?), (?, 0, ?, ?)',
+        [characters[0].id, 'coins', 1_000_000_000, characters[1].id, 'feather', 1_000_000_000]);
+      const entry = (side: number) => ({ characterId: characters[side].id, token: tokens.sign({ accountId: users[side].id, roles: ['player'], scope: 'player' }).token });
+      pairs.push({ a: entry(0), b: entry(1) });
+    }
+    return pairs;
+  } finally {
+    await db.close();
+  }
+}
+
+async function enter(wsUrl: string, who: { characterId: string; token: string }): Promise<Socket> {
+  const socket = await Socket.open(`${wsUrl}/ws`);
+  socket.send('authenticate', { token: who.token, characterId: who.characterId });
+  const auth = await socket.next('authResult');
+  if (!auth.data.success) throw new Error(`authentication failed: ${JSON.stringify(auth.data)}`);
+  await socket.next('world:joined');
+  return socket;
+}
+
+/** One complete trade; returns the milliseconds from the last accept to tradeCompleted (the swap's latency). */
+async function trade(a: Socket, b: Socket, aId: string, bId: string): Promise<number> {
+  const incoming = b.next('tradeIncoming', (d) => d.fromPlayerId === aId);
+  a.send('tradeRequest', { targetPlayerId: bId });
+  const { tradeId } = (await incoming).data;
+  const startedA = a.next('tradeStarted', (d) => d.tradeId === tradeId);
+  const startedB = b.next('tradeStarted', (d) => d.tradeId === tradeId);
+  b.send('tradeRequestRespond', { tradeId, accept: true });
+  await Promise.all([startedA, startedB]);
+  const offered = a.next('tradeUpdated', (d) => d.tradeId === tradeId && d.myOffer.items.length === 1 && d.theirOffer.items.length === 1);
+  a.send('tradeAddItem', { tradeId, inventorySlot: 0, quantity: 1 });
+  b.send('tradeAddItem', { tradeId, inventorySlot: 0, quantity: 1 });
+  await offered;
+  const seenA = b.next('tradeUpdated', (d) => d.tradeId === tradeId && d.theirOffer.accepted);
+  a.send('tradeAccept', { tradeId });
+  await seenA;
+  const confirm = a.next('tradeConfirmScreen', (d) => d.tradeId === tradeId);
+  b.send('tradeAccept', { tradeId });
+  await confirm;
+  const seenA2 = b.next('tradeUpdated', (d) => d.tradeId === tradeId && d.screen === 'confirm' && d.theirOffer.accepted);
+  a.send('tradeAccept', { tradeId });
+  await seenA2;
+  const doneA = a.next('tradeCompleted', (d) => d.tradeId === tradeId);
+  const doneB = b.next('tradeCompleted', (d) => d.tradeId === tradeId);
+  const lastAccept = performance.now();
+  b.send('tradeAccept', { tradeId });
+  await Promise.all([doneA, doneB]);
+  return performance.now() - lastAccept;
+}
+
+async function main(): Promise<void> {
+  const raw = process.env.DATABASE_URL;
+  if (!raw) {
+    console.error('Set DATABASE_URL to a PostgreSQL database (e.g. postgres://postgres@127.0.0.1:5432/game_bench)');
+    process.exit(2);
+  }
+  const url = new URL(raw);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+    console.error('the benchmark runs on loopback only: DATABASE_URL must point to localhost');
+    process.exit(2);
+  }
+  await ensureDatabase(url);
+  const pairs = await seed(raw);
+  const port = await freePort();
+  const server = await startServerProcess(['src/start.js'], {
+    NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: raw, JWT_SECRET: SECRET, LOG_LEVEL: 'error',
+    TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600',
+  }, port);
+  const sockets: Socket[] = [];
+  let completed = 0;
+  let failed = 0;
+  const swapLatency = new Samples();
+  const cpu = new CpuMeter(server.child.pid!);
+  let elapsed = 0;
+  let serverCpu = NaN;
+  try {
+    const connected = await Promise.all(pairs.map(async (pair) => [await enter(server.wsUrl, pair.a), await enter(server.wsUrl, pair.b)] as const));
+    for (const [a, b] of connected) sockets.push(a, b);
+    // Warm-up: one trade per pair.
+    await Promise.all(connected.map(([a, b], i) => trade(a, b, pairs[i].a.characterId, pairs[i].b.characterId)));
+    cpu.start();
+    const started = performance.now();
+    const deadline = started + SECONDS * 1000;
+    await Promise.all(connected.map(async ([a, b], i) => {
+      while (performance.now() < deadline) {
+        try {
+          swapLatency.add(await trade(a, b, pairs[i].a.characterId, pairs[i].b.characterId));
+          completed++;
+        } catch (error) {
+          failed++;
+          console.error(`pair ${i}: ${(error as Error).message}`);
+          await sleep(100);
+        }
+      }
+    }));
+    elapsed = (performance.now() - started) / 1000;
+    serverCpu = cpu.stop();
+  } finally {
+    for (const socket of sockets) socket.close();
+    await server.stop();
+  }
+  const tradesPerSecond = completed / elapsed;
+  const { tps } = await pgbench(url);
+  const ratio = tradesPerSecond / tps;
+  console.log('');
+  console.log('Trade benchmark (full /ws protocol, swap on PostgreSQL)');
+  console.log(`  pairs trading concurrently       ${PAIRS}`);
+  console.log(`  duration                         ${round(elapsed, 1)} s`);
+  console.log(`  completed trades                 ${completed} (${failed} failed)`);
+  console.log(`  completed trades per second      ${round(tradesPerSecond, 1)}`);
+  console.log(`  swap latency p50 / p95 / p99     ${round(swapLatency.p(50), 1)} / ${round(swapLatency.p(95), 1)} / ${round(swapLatency.p(99), 1)} ms (last accept → tradeCompleted)`);
+  if (Number.isFinite(serverCpu)) console.log(`  server CPU                       ${round(serverCpu * 100, 0)}% of one core`);
+  console.log(`  pgbench TPC-B (-s 1 -c ${PGBENCH_CLIENTS} -T ${PGBENCH_SECONDS})      ${round(tps, 1)} tps`);
+  console.log(`  ratio trades/s ÷ pgbench tps     ${round(ratio * 100, 1)}% (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

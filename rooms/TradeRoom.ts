@@ -1,0 +1,122 @@
+/**
+ * One room per open trade. Created only by the server (matchMaker.createRoom with the session's secret key) when
+ * a request is accepted; joined by the two participants — SDK clients with `joinById(roomId)` after
+ * `tradeStarted`, /ws sockets by the adapter. The schema state mirrors the session; the trade events reach
+ * SDK clients as room messages and /ws clients as JSON events. Disposed when the trade completes or is cancelled.
+ */
+import { CloseCode, ServerError, type AuthContext, type Client } from '@colyseus/core';
+import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
+import type { Identity } from '../src/auth/tokens.ts';
+import { gameContext } from '../src/context.ts';
+import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
+import { TradeItemState, TradeSideState, TradeState } from '../schema/trade-state.ts';
+import { GameError } from './game-error.ts';
+import { GameRoom } from './game-room.ts';
+import { TRADE_ACTIONS, toAction, type TradeActionEvent } from './trade/protocol.ts';
+import { accountIsTrading, claimSession } from './trade/registry.ts';
+import type { TradeRoomPort, TradeSession } from './trade/trade-session.ts';
+
+type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
+
+export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
+  override maxClients = 2;
+  /** The session closes the room; an empty room waiting for its players must not vanish. */
+  override autoDispose = false;
+  protected override errorEvent = 'tradeError';
+  /** Unset only in a room whose creation was refused. */
+  private session: TradeSession | undefined;
+  private readonly playerBySession = new Map<string, string>();
+
+  /** Only an account taking part in an open trade may join a trade room (onJoin then checks this very trade). */
+  static override async onAuth(_token: string, _options: unknown, context: AdapterAuthContext): Promise<Identity> {
+    const identity = context[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(context);
+    if (!accountIsTrading(identity.accountId)) throw new ServerError(403, 'NOT_PARTICIPANT: You are not a participant of an open trade');
+    return identity;
+  }
+
+  override onCreate(options: { tradeId?: unknown; key?: unknown } = {}): void {
+    const session = claimSession(options.tradeId, options.key);
+    if (!session) throw new ServerError(403, 'FORBIDDEN: trade rooms are opened by the server when a trade request is accepted');
+    this.session = session;
+    this.state = new TradeState();
+    void this.setPrivate(true);
+    for (const type of Object.keys(TRADE_ACTIONS) as TradeActionEvent[]) {
+      this.registerHandler(type, TRADE_ACTIONS[type], async (client, data) => {
+        const playerId = this.playerBySession.get(client.sessionId);
+        if (!playerId) throw new GameError('NOT_PARTICIPANT', 'You are not a participant of this trade');
+        if (data.tradeId !== session.id) throw new GameError('NOT_PARTICIPANT', 'You are not a participant of that trade', { tradeId: data.tradeId });
+        await session.act(playerId, toAction(type, data as Record<string, unknown>));
+      });
+    }
+    session.attachRoom(this);
+  }
+
+  override onJoin(client: Client, _options: unknown, identity: Identity): void {
+    try {
+      if (!this.session) throw new GameError('TRADE_NOT_FOUND', 'This trade has ended');
+      const player = this.session.bindClient(identity.accountId, client);
+      this.playerBySession.set(client.sessionId, player.id);
+    } catch (error) {
+      if (error instanceof GameError) throw new ServerError(403, `${error.code}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  override onLeave(client: Client, code?: number): void {
+    const playerId = this.playerBySession.get(client.sessionId);
+    if (!playerId) return;
+    this.playerBySession.delete(client.sessionId);
+    const reason = code === CloseCode.CONSENTED ? 'cancelled' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected';
+    this.session?.clientLeft(playerId, reason);
+  }
+
+  override onBeforeShutdown(): void {
+    this.session?.cancel('server_shutdown');
+    this.disconnect(CloseCode.SERVER_SHUTDOWN).catch(() => {});
+  }
+
+  override async onDispose(): Promise<void> {
+    this.session?.cancel('disconnected');
+    await this.session?.settled();
+  }
+
+  override sendError(client: Client, error: GameError, event?: string): void {
+    const tradeId = typeof error.details?.tradeId === 'string' ? error.details.tradeId : this.session?.id;
+    client.send(this.errorEvent, { tradeId, code: error.code, message: error.message, ...(event ? { event } : {}), ...error.details });
+  }
+
+  // ---- TradeRoomPort ----
+
+  render(session: TradeSession): void {
+    const state = this.state;
+    state.tradeId = session.id;
+    state.screen = session.screen;
+    for (const side of session.sides()) {
+      let view = state.sides.get(side.player.id);
+      if (!view) {
+        view = new TradeSideState();
+        view.playerId = side.player.id;
+        view.name = side.player.name;
+        state.sides.set(side.player.id, view);
+      }
+      const offer = session.offerView(side);
+      view.accepted = offer.accepted;
+      view.value = offer.value;
+      view.items.clear();
+      for (const entry of offer.items) {
+        const item = new TradeItemState();
+        Object.assign(item, entry);
+        view.items.push(item);
+      }
+    }
+  }
+
+  close(): void {
+    const failed = (error: unknown) => gameContext().logger.warn({ err: error, roomId: this.roomId }, 'could not close the trade room');
+    try {
+      this.disconnect().catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The trades of one world: pending requests (expiring), the request cooldown, the open sessions and which player
+ * is in which. Opening a trade creates its TradeRoom through the matchmaker (never a client); the session
+ * then runs the trade. Leaving the world, dying and shutting down cancel a player's trade and requests.
+ */
+import { randomUUID } from 'node:crypto';
+import { matchMaker } from '@colyseus/core';
+import type { Logger } from '../../src/logger.ts';
+import { GameError } from '../game-error.ts';
+import type { OnlinePlayer } from '../world/online-player.ts';
+import type { LeaveReason, WorldApi } from '../world/world-api.ts';
+import { logTradeStep, writeTradeAudit } from './audit.ts';
+import { registerSession, unregisterSession } from './registry.ts';
+import { CANCEL_MESSAGES, TradeSession, chebyshev, type CancelReason, type TradeAction, type TradeSettings } from './trade-session.ts';
+
+export const TRADE_ROOM = 'trade';
+
+export interface TradeServiceSettings extends TradeSettings {
+  requestTimeoutMs: number;
+  requestCooldownMs: number;
+}
+
+interface PendingRequest {
+  id: string;
+  fromId: string;
+  toId: string;
+  createdAt: Date;
+  timer: NodeJS.Timeout;
+}
+
+export class TradeService {
+  private readonly world: WorldApi;
+  private readonly settings: TradeServiceSettings;
+  private readonly logger: Logger;
+  private readonly requests = new Map<string, PendingRequest>();
+  private readonly sessions = new Map<string, TradeSession>();
+  private readonly byPlayer = new Map<string, TradeSession>();
+  private readonly lastRequestAt = new Map<string, number>();
+
+  constructor(world: WorldApi, settings: TradeServiceSettings, logger: Logger) {
+    this.world = world;
+    this.settings = settings;
+    this.logger = logger;
+  }
+
+  sessionOf(characterId: string): TradeSession | undefined {
+    return this.byPlayer.get(characterId);
+  }
+
+  /** `tradeRequest {targetPlayerId}` → `tradeIncoming` to the target. */
+  request(player: OnlinePlayer, targetId: string): void {
+    if (targetId === player.id) throw new GameError('SELF_TRADE', 'You cannot trade with yourself');
+    const target = this.world.player(targetId);
+    if (!target) throw new GameError('PLAYER_NOT_FOUND', 'That player is not in the world');
+    if (target.accountId === player.accountId) throw new GameError('SELF_TRADE', 'You cannot trade with your own characters');
+    const pairKey = `${player.id}>${target.id}`;
+    const now = performance.now();
+    const last = this.lastRequestAt.get(pairKey);
+    if (last !== undefined && now - last < this.settings.requestCooldownMs) {
+      throw new GameError('RATE_LIMITED', 'You asked this player to trade a moment ago; wait a few seconds');
+    }
+    if (this.byPlayer.has(player.id) || player.lock) throw new GameError('ALREADY_IN_TRADE', 'Finish your current trade first');
+    if (this.byPlayer.has(target.id) || target.lock) throw new GameError('PLAYER_BUSY', `${target.name} is busy`);
+    this.assertClose(player, target);
+    this.lastRequestAt.set(pairKey, now);
+    this.pruneCooldowns(now);
+    const existing = [...this.requests.values()].find((r) => r.fromId === player.id && r.toId === target.id);
+    if (existing) this.dropRequest(existing);
+    const request: PendingRequest = {
+      id: existing?.id ?? randomUUID(), fromId: player.id, toId: target.id, createdAt: new Date(),
+      timer: setTimeout(() => this.expire(request.id), this.settings.requestTimeoutMs),
+    };
+    request.timer.unref?.();
+    this.requests.set(request.id, request);
+    logTradeStep(this.logger, 'request', { tradeId: request.id, fromId: player.id, toId: target.id });
+    target.client.send('tradeIncoming', { tradeId: request.id, fromPlayerId: player.id, fromPlayerName: player.name });
+  }
+
+  /** `tradeRequestRespond {tradeId, accept}` from the target. */
+  async respond(player: OnlinePlayer, tradeId: string, accept: boolean): Promise<void> {
+    const request = this.requests.get(tradeId);
+    if (!request) {
+      if (this.sessions.has(tradeId)) throw new GameError('NOT_PARTICIPANT', 'Only the requested player can answer this request', { tradeId });
+      throw new GameError('TRADE_NOT_FOUND', 'No such trade request (it may have expired)', { tradeId });
+    }
+    if (request.toId !== player.id) throw new GameError('NOT_PARTICIPANT', 'Only the requested player can answer this request', { tradeId });
+    const requester = this.world.player(request.fromId);
+    logTradeStep(this.logger, 'respond', { tradeId, playerId: player.id, accept });
+    if (!accept) {
+      this.dropRequest(request);
+      this.endRequest(request, 'declined', [requester, player]);
+      return;
+    }
+    if (!requester) {
+      this.dropRequest(request);
+      this.endRequest(request, 'disconnected', [player]);
+      return;
+    }
+    if (this.byPlayer.has(player.id) || player.lock) throw new GameError('ALREADY_IN_TRADE', 'Finish your current trade first', { tradeId });
+    if (this.byPlayer.has(requester.id) || requester.lock) throw new GameError('PLAYER_BUSY', `${requester.name} is busy`, { tradeId });
+    this.assertClose(player, requester, tradeId);
+    this.dropRequest(request);
+    await this.open(request.id, requester, player);
+  }
+
+  /** The trade actions, when they reach the world (a player not connected to the trade room, or a non-participant). */
+  async act(player: OnlinePlayer, tradeId: string, action: TradeAction): Promise<void> {
+    const session = this.sessions.get(tradeId);
+    if (!session) {
+      if (this.requests.has(tradeId)) throw new GameError('TRADE_NOT_STARTED', 'This trade request has not been accepted', { tradeId });
+      throw new GameError('TRADE_NOT_FOUND', 'No such trade', { tradeId });
+    }
+    await session.act(player.id, action);
+  }
+
+  /** Leaving the world cancels the player's trade and requests (after a running swap has settled). */
+  async playerLeft(player: OnlinePlayer, reason: LeaveReason): Promise<void> {
+    const cancelReason: CancelReason = reason === 'server_shutdown' ? 'server_shutdown' : 'disconnected';
+    this.dropRequestsOf(player, cancelReason);
+    await this.byPlayer.get(player.id)?.cancelAndSettle(cancelReason);
+  }
+
+  async playerDied(player: OnlinePlayer): Promise<void> {
+    this.dropRequestsOf(player, 'player_died');
+    await this.byPlayer.get(player.id)?.cancelAndSettle('player_died');
+  }
+
+  // ---- internals ----
+
+  private async open(tradeId: string, initiator: OnlinePlayer, partner: OnlinePlayer): Promise<void> {
+    const session = new TradeSession({
+      id: tradeId, world: this.world, initiator, partner, settings: this.settings, logger: this.logger,
+      onEnd: (ended) => this.forget(ended),
+    });
+    // Claimed synchronously: from here neither player can start another trade or use the interface.
+    initiator.lock = 'trade';
+    partner.lock = 'trade';
+    initiator.path = [];
+    partner.path = [];
+    this.sessions.set(tradeId, session);
+    this.byPlayer.set(initiator.id, session);
+    this.byPlayer.set(partner.id, session);
+    registerSession(session);
+    try {
+      const listing = await matchMaker.createRoom(TRADE_ROOM, { tradeId, key: session.roomKey });
+      if (!matchMaker.getLocalRoomById(listing.roomId)) throw new Error('the trade room was created in another process');
+    } catch (error) {
+      this.logger.error({ err: error, tradeId }, 'could not create the trade room');
+      session.cancel('error');
+      return;
+    }
+    if (!session.ended) session.start();
+  }
+
+  private forget(session: TradeSession): void {
+    unregisterSession(session);
+    this.sessions.delete(session.id);
+    for (const side of session.sides()) {
+      if (this.byPlayer.get(side.player.id) === session) this.byPlayer.delete(side.player.id);
+    }
+  }
+
+  private assertClose(a: OnlinePlayer, b: OnlinePlayer, tradeId?: string): void {
+    if (chebyshev(a, b) > this.settings.maxDistance) {
+      throw new GameError('TOO_FAR', `Stand within ${this.settings.maxDistance} tiles of ${b.name} to trade`, tradeId ? { tradeId } : undefined);
+    }
+  }
+
+  private expire(requestId: string): void {
+    const request = this.requests.get(requestId);
+    if (!request) return;
+    this.requests.delete(requestId);
+    logTradeStep(this.logger, 'request_expired', { tradeId: requestId, fromId: request.fromId, toId: request.toId });
+    this.endRequest(request, 'request_expired', [this.world.player(request.fromId), this.world.player(request.toId)]);
+  }
+
+  private dropRequest(request: PendingRequest): void {
+    clearTimeout(request.timer);
+    this.requests.delete(request.id);
+  }
+
+  private dropRequestsOf(player: OnlinePlayer, reason: CancelReason): void {
+    for (const request of [...this.requests.values()]) {
+      if (request.fromId !== player.id && request.toId !== player.id) continue;
+      this.dropRequest(request);
+      const otherId = request.fromId === player.id ? request.toId : request.fromId;
+      this.endRequest(request, reason, [this.world.player(otherId)]);
+    }
+  }
+
+  /** A request that never became a trade: tradeCancelled to whoever is told, and its audit row. */
+  private endRequest(request: PendingRequest, reason: CancelReason, notify: Array<OnlinePlayer | undefined>): void {
+    logTradeStep(this.logger, 'cancel', { tradeId: request.id, reason, fromId: request.fromId, toId: request.toId });
+    for (const player of notify) player?.client.send('tradeCancelled', { tradeId: request.id, reason, message: CANCEL_MESSAGES[reason] });
+    void writeTradeAudit(this.world.context().db.em.fork(), {
+      id: request.id, initiatorId: request.fromId, partnerId: request.toId, status: 'cancelled', reason,
+      initiatorItems: [], partnerItems: [], startedAt: request.createdAt,
+    }).catch((error) => this.logger.error({ err: error, tradeId: request.id }, 'could not write the trade audit row'));
+  }
+
+  private pruneCooldowns(now: number): void {
+    if (this.lastRequestAt.size < 10_000) return;
+    for (const [key, at] of this.lastRequestAt) if (now - at >= this.settings.requestCooldownMs) this.lastRequestAt.delete(key);
+  }
+}
