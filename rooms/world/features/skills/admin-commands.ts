@@ -1,0 +1,99 @@
+/**
+ * Admin chat commands, for sessions elevated with `/admin <code>` (player.isAdmin): /teleport x z, /give itemId qty,
+ * /setlevel skill level, /kick name, /spawn npcId. Each use is audit-logged (a structured `admin_command` line with
+ * the admin, the command and its outcome); without elevation they are refused with NOT_ADMIN. Registered only
+ * when ADMIN_CODE is configured (otherwise, like every unknown command, UNKNOWN_COMMAND).
+ */
+import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
+import { addItems } from '../../../../src/game/inventory.ts';
+import { MAX_STACK } from '../../../../src/game/quantity.ts';
+import { MAX_LEVEL, SKILLS, xpForLevel, type Skill } from '../../../../src/game/skills.ts';
+import { GameError } from '../../../game-error.ts';
+import { moveItems } from '../../item-moves.ts';
+import type { OnlinePlayer } from '../../online-player.ts';
+import type { CommandHandler, WorldApi } from '../../world-api.ts';
+import { combatOf } from './combat.ts';
+import { afterLevelChange, saveSkills, skillsOf } from './skill-book.ts';
+
+function integer(raw: string | undefined, name: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (raw === undefined || !/^-?\d+$/.test(raw) || value < min || value > max) {
+    throw new GameError('INVALID_ARGUMENT', `${name} must be a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function audit(world: WorldApi, player: OnlinePlayer, command: string, args: string[], outcome: string, details: Record<string, unknown> = {}): void {
+  world.context().logger.info({ audit: 'admin_command', adminCharacterId: player.id, adminAccountId: player.accountId, adminName: player.name, command, args, outcome, ...details }, `admin /${command} ${outcome}`);
+}
+
+function adminCommand(world: WorldApi, name: string, run: (player: OnlinePlayer, args: string[]) => Promise<Record<string, unknown>> | Record<string, unknown>): CommandHandler {
+  return async (player, args) => {
+    if (!player.isAdmin) {
+      audit(world, player, name, args, 'refused');
+      throw new GameError('NOT_ADMIN', `/${name} needs admin access (/admin <code>)`);
+    }
+    try {
+      const details = await run(player, args);
+      audit(world, player, name, args, 'done', details);
+      player.client.send('admin:done', { command: name, ...details });
+    } catch (error) {
+      audit(world, player, name, args, 'failed', { code: error instanceof GameError ? error.code : 'INTERNAL_ERROR' });
+      throw error;
+    }
+  };
+}
+
+export function installAdminCommands(world: WorldApi): void {
+  world.onStart(async () => {
+    if (!world.context().config.adminCode) return;
+    world.command('teleport', adminCommand(world, 'teleport', (player, [x, z]) => {
+      const tile = { x: integer(x, 'x', 0, world.data.world.width - 1), z: integer(z, 'z', 0, world.data.world.depth - 1) };
+      if (world.blocked.isBlocked(tile.x, tile.z)) throw new GameError('BLOCKED', 'That tile cannot be stood on');
+      world.movePlayer(player, tile);
+      player.client.send('player:sync', player.sync());
+      return { x: tile.x, z: tile.z };
+    }));
+
+    world.command('give', adminCommand(world, 'give', async (player, [itemId, qty]) => {
+      if (!itemId || !world.data.itemsById.has(itemId)) throw new GameError('UNKNOWN_ITEM', `No item '${String(itemId)}'`);
+      const quantity = qty === undefined ? 1 : integer(qty, 'quantity', 1, MAX_STACK);
+      // An explicit item source: one transaction, audit-logged above.
+      await moveItems(world, [player.id], async (_tx, loaded) => {
+        const containers = loaded.get(player.id)!;
+        const added = addItems(containers.inventory, world.data.itemsById, [{ itemId, quantity }]);
+        if (!added.ok) throw new ItemTransactionRefused(added.code, added.message);
+        return { value: null, write: new Map([[player.id, { ...containers, inventory: added.value }]]) };
+      });
+      return { itemId, quantity, source: 'admin_give' };
+    }));
+
+    world.command('setlevel', adminCommand(world, 'setlevel', async (player, [skillName, raw]) => {
+      const skill = SKILLS.find((s) => s === skillName?.toLowerCase()) as Skill | undefined;
+      if (!skill) throw new GameError('UNKNOWN_SKILL', `No skill '${String(skillName)}'`);
+      const level = integer(raw, 'level', skill === 'constitution' ? 10 : 1, MAX_LEVEL);
+      const book = skillsOf(player);
+      const gained = level - book.levels[skill];
+      book.levels[skill] = level;
+      book.xp[skill] = xpForLevel(level);
+      afterLevelChange(world, player, skill, gained);
+      await saveSkills(world, player, true);
+      player.client.send('skill:xp', { skill, amount: 0, xp: book.xp[skill], level });
+      return { skill, level };
+    }));
+
+    world.command('kick', adminCommand(world, 'kick', (_player, args) => {
+      const name = args.join(' ').trim().toLowerCase();
+      const target = [...world.players()].find((p) => p.name.toLowerCase() === name);
+      if (!target) throw new GameError('PLAYER_OFFLINE', 'No such player online');
+      target.client.send('player:kicked', { reason: 'kicked by an admin' });
+      target.client.leave();
+      return { characterId: target.id, name: target.name };
+    }));
+
+    world.command('spawn', adminCommand(world, 'spawn', (player, [npcId]) => {
+      const entity = combatOf(world).spawn(npcId ?? '', player.x, player.z);
+      return { id: entity.id, npcId: entity.state.npcId, x: entity.x, z: entity.z };
+    }));
+  });
+}
