@@ -7,7 +7,7 @@ import { CloseCode, type AuthContext, type Client } from '@colyseus/core';
 import type { z } from 'zod';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
-import { gameContext, type GameContext } from '../src/context.ts';
+import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
 import type { Character } from '../src/db/entities/index.ts';
 import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../src/manifests/game-data.ts';
@@ -15,23 +15,32 @@ import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
 import { WorldState } from '../schema/world-state.ts';
 import { GameError, joinRefusal } from './game-error.ts';
 import { GameRoom } from './game-room.ts';
+import { agents } from './world/features/agents.ts';
 import { chat } from './world/features/chat.ts';
+import { economy } from './world/features/economy/index.ts';
 import { movement } from './world/features/movement.ts';
+import { tradeRequests } from './world/features/trade-requests.ts';
+import { skills } from './world/features/skills/index.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
 import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from './world/persistence.ts';
-import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldFeature } from './world/world-api.ts';
+import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity, WorldFeature } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
 export const TICK_MS = 600;
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
 export const RECONNECT_GRACE_SECONDS = 20;
 export const DEFAULT_INTEREST_RADIUS = 16;
+/**
+ * Players whose area of interest is updated in one go; the rest of the tick's delivery yields to the event loop
+ * between slices, so a crowded tick never blocks message handling for long.
+ */
+const DELIVERY_SLICE = 250;
 
 /** The areas of the game, installed in this order. */
-export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat];
+export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat, economy, agents, tradeRequests, skills];
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 
@@ -56,13 +65,16 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   interestRadius = DEFAULT_INTEREST_RADIUS;
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();
-  private readonly dirty = new Set<TrackedEntity>();
+  /** Entities changed since the last delivery began (handlers running mid-delivery add to the next one). */
+  private dirty = new Set<TrackedEntity>();
+  private delivering = false;
   private readonly sync = new InterestSync();
   private readonly commands = new Map<string, CommandHandler>();
   private readonly tickWork: Array<(tick: number) => void> = [];
   private readonly joinHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly leaveHooks: Array<(player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>> = [];
   private readonly deathHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
+  private readonly startHooks: Array<() => Promise<void>> = [];
   private unregisterSaver: (() => void) | undefined;
 
   /** Runs on the matchmaking request: who is joining, and with which of their characters. */
@@ -92,7 +104,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     }
   }
 
-  override onCreate(options: { interestRadius?: number } = {}): void {
+  override async onCreate(options: { interestRadius?: number } = {}): Promise<void> {
     const data = gameContext().data;
     if (!data) throw new Error('the world needs validated game data (SKIP_MANIFESTS is set)');
     this.data = data;
@@ -110,6 +122,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.grid.insert(resource);
     }
     for (const feature of WORLD_FEATURES) feature.install(this);
+    for (const hook of this.startHooks) await hook();
     this.setSimulationInterval(() => this.runTick(), TICK_MS);
     this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
   }
@@ -178,17 +191,19 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.dirty.delete(player);
     const reason: LeaveReason = code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected';
     const context = gameContext();
-    try {
-      for (const hook of this.leaveHooks) await hook(player, reason);
-      await endSession(context.db.em, {
-        sessionRowId: player.sessionRowId, characterId: player.id, reason, joinedAt: player.joinedAt,
-        position: { x: player.x, z: player.z },
-      }, this.data.world.tileSize);
-    } catch (error) {
-      context.logger.error({ err: error, characterId: player.id }, 'could not save the leaving player');
-    } finally {
-      context.online.delete(player.id);
-    }
+    await trackWrite(context, (async () => {
+      try {
+        for (const hook of this.leaveHooks) await hook(player, reason);
+        await endSession(context.db.em, {
+          sessionRowId: player.sessionRowId, characterId: player.id, reason, joinedAt: player.joinedAt,
+          position: { x: player.x, z: player.z },
+        }, this.data.world.tileSize);
+      } catch (error) {
+        context.logger.error({ err: error, characterId: player.id }, 'could not save the leaving player');
+      } finally {
+        context.online.delete(player.id);
+      }
+    })());
   }
 
   override onDispose(): void {
@@ -249,6 +264,37 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.leaveHooks.push(hook);
   }
 
+  onStart(hook: () => Promise<void>): void {
+    this.startHooks.push(hook);
+  }
+
+  addEntity(entity: WorldEntity): void {
+    if (entity.kind === 'groundItem') this.state.groundItems.set(entity.id, entity.state as never);
+    else if (entity.kind === 'gravestone') this.state.gravestones.set(entity.id, entity.state as never);
+    else if (entity.kind === 'npc') this.state.npcs.set(entity.id, entity.state as never);
+    // Fires live only in the area of interest (JSON clients see them in world:update), not in WorldState.
+    else if (entity.kind !== 'fire') throw new Error(`addEntity does not place ${entity.kind} entities`);
+    this.grid.insert(entity);
+    this.dirty.add(entity);
+  }
+
+  removeEntity(entity: WorldEntity): void {
+    if (entity.kind === 'groundItem') this.state.groundItems.delete(entity.id);
+    else if (entity.kind === 'gravestone') this.state.gravestones.delete(entity.id);
+    else if (entity.kind === 'npc') this.state.npcs.delete(entity.id);
+    this.grid.remove(entity);
+    this.dirty.delete(entity);
+  }
+
+  movePlayer(player: OnlinePlayer, tile: Tile): void {
+    const fromX = player.x;
+    const fromZ = player.z;
+    player.path = [];
+    player.placeAt(tile);
+    this.grid.move(player, fromX, fromZ);
+    this.dirty.add(player);
+  }
+
   onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void {
     this.deathHooks.push(hook);
   }
@@ -284,6 +330,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   private runTick(): void {
+    // An overloaded world skips a tick rather than piling deliveries on top of each other.
+    if (this.delivering) return;
     const stopTimer = gameContext().metrics.tickDuration.startTimer();
     const tick = ++this.state.tick;
     for (const work of this.tickWork) {
@@ -294,12 +342,27 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       }
     }
     this.sync.beginTick();
-    for (const player of this.online.values()) {
-      const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty);
-      this.sync.deliver(player.client, tick, diff);
-    }
-    this.dirty.clear();
-    stopTimer();
+    const dirty = this.dirty;
+    this.dirty = new Set();
+    const observers = [...this.online.values()];
+    let next = 0;
+    this.delivering = true;
+    const deliverSlice = () => {
+      const end = Math.min(observers.length, next + DELIVERY_SLICE);
+      for (; next < end; next++) {
+        const player = observers[next];
+        if (this.online.get(player.id) !== player) continue;
+        this.sync.deliver(player.client, tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, dirty));
+      }
+      if (next < observers.length) {
+        setImmediate(deliverSlice);
+        return;
+      }
+      this.delivering = false;
+      this.broadcastPatch();
+      stopTimer();
+    };
+    deliverSlice();
   }
 
   private async savePositions(): Promise<void> {

@@ -85,6 +85,34 @@ export interface Config {
   /** Prefix of the limiter keys (in Redis when REDIS_URL is set). */
   readonly rateLimitKeyPrefix: string;
   readonly wsMessagesPerSecond: number;
+
+  // The economy (docs/economy.md).
+  /** How long a dropped item is visible to its owner only (GROUND_ITEM_PRIVATE_SECONDS). */
+  readonly groundItemPrivateSeconds: number;
+  /** How long it is then visible to everyone before it is gone (GROUND_ITEM_PUBLIC_SECONDS). */
+  readonly groundItemPublicSeconds: number;
+  /** How long the owner can claim a gravestone before its items become public ground items (GRAVESTONE_SECONDS). */
+  readonly gravestoneSeconds: number;
+  /** How many of the most valuable items a dying player keeps (ITEMS_KEPT_ON_DEATH). */
+  readonly itemsKeptOnDeath: number;
+  /** Game ticks a home teleport takes to cast (HOME_TELEPORT_CAST_TICKS). */
+  readonly homeTeleportCastTicks: number;
+  /** Seconds before the next home teleport (HOME_TELEPORT_COOLDOWN_SECONDS). */
+  readonly homeTeleportCooldownSeconds: number;
+
+  // REST API and AI agents (docs/api.md).
+  /** Lifetime of agent tokens issued by POST /api/agent (AGENT_TOKEN_TTL_SECONDS). */
+  readonly agentTokenTtlSeconds: number;
+  /** How long a message forwarded to the AI-agent service may take (AGENT_SERVICE_TIMEOUT_MS). */
+  readonly agentServiceTimeoutMs: number;
+
+  // Trading (docs/trading.md).
+  /** A trade request not answered within this many milliseconds expires (TRADE_REQUEST_TIMEOUT_MS, 30 s). */
+  readonly tradeRequestTimeoutMs: number;
+  /** An open trade with no action for this long is cancelled (TRADE_IDLE_TIMEOUT_MS, 5 min). */
+  readonly tradeIdleTimeoutMs: number;
+  /** A repeated request to the same player within this window is refused with RATE_LIMITED (TRADE_REQUEST_COOLDOWN_MS, 3 s). */
+  readonly tradeRequestCooldownMs: number;
 }
 
 export interface LoadedConfig {
@@ -342,6 +370,17 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     rateLimitBlockSeconds: read.integer('RATE_LIMIT_BLOCK_SECONDS', 60, 1, 86_400),
     rateLimitKeyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'rl',
     wsMessagesPerSecond: read.integer('WS_MESSAGES_PER_SECOND', 60, 1, 100_000),
+    groundItemPrivateSeconds: read.integer('GROUND_ITEM_PRIVATE_SECONDS', 60, 0, 86_400),
+    groundItemPublicSeconds: read.integer('GROUND_ITEM_PUBLIC_SECONDS', 120, 1, 86_400),
+    gravestoneSeconds: read.integer('GRAVESTONE_SECONDS', 900, 1, 7 * 86_400),
+    itemsKeptOnDeath: read.integer('ITEMS_KEPT_ON_DEATH', 3, 0, 28),
+    homeTeleportCastTicks: read.integer('HOME_TELEPORT_CAST_TICKS', 16, 1, 1000),
+    homeTeleportCooldownSeconds: read.integer('HOME_TELEPORT_COOLDOWN_SECONDS', 1800, 0, 86_400),
+    agentTokenTtlSeconds: read.integer('AGENT_TOKEN_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    agentServiceTimeoutMs: read.integer('AGENT_SERVICE_TIMEOUT_MS', 3_000, 100, 60_000),
+    tradeRequestTimeoutMs: read.integer('TRADE_REQUEST_TIMEOUT_MS', 30_000, 50, 3_600_000),
+    tradeIdleTimeoutMs: read.integer('TRADE_IDLE_TIMEOUT_MS', 300_000, 50, 86_400_000),
+    tradeRequestCooldownMs: read.integer('TRADE_REQUEST_COOLDOWN_MS', 3_000, 0, 3_600_000),
   };
 
   if (idpPublicKey !== undefined && idpJwksUrl !== undefined) {

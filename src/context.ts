@@ -22,9 +22,19 @@ export interface GameContext {
   readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */
   readonly online: Set<string>;
+  /** Saves still running (e.g. players leaving during shutdown); awaited before the database closes. */
+  readonly pendingWrites: Set<Promise<unknown>>;
 }
 
 let current: GameContext | undefined;
+
+/** Registers a save the shutdown must wait for. */
+export function trackWrite<T>(context: GameContext, write: Promise<T>): Promise<T> {
+  context.pendingWrites.add(write);
+  const forget = () => context.pendingWrites.delete(write);
+  write.then(forget, forget);
+  return write;
+}
 
 export function setGameContext(context: GameContext | undefined): void {
   current = context;

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { Server, matchMaker } from '@colyseus/core';
 import express, { Router } from 'express';
 import { codedError } from '../rooms/game-error.ts';
+import { TradeRoom } from '../rooms/TradeRoom.ts';
+import { createAdminTradesRouter } from '../rooms/trade/admin-trades.ts';
 import { WorldRoom } from '../rooms/WorldRoom.ts';
 import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
@@ -20,6 +22,7 @@ import { configureHttpApp } from './http/app.ts';
 import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { createLimiterBackend, limiterBackendOptions } from './http/limits/store.ts';
+import { createGameApi } from './http/routes/api.ts';
 import { createAuthRouter } from './http/routes/auth.ts';
 import { createMetricsRouter } from './http/routes/metrics.ts';
 import { edgeGuards } from './http/security.ts';
@@ -79,9 +82,10 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const auth = new AuthService({ config, logger, db, limits: await createLimiterBackend(limiterBackendOptions(config, logger)) });
   const online = new Set<string>();
   const metrics = new GameMetrics({ playersOnline: () => online.size, rooms: () => matchMaker.stats.local.roomCount });
-  const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online };
+  const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online, pendingWrites: new Set() };
   setGameContext(context);
 
+  const api = createGameApi(context);
   const httpServer = http.createServer();
   hardenHttpServer(httpServer);
   const frontend = Router();
@@ -106,10 +110,11 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     greet: false,
     gracefullyShutdown: false,
     express: (app) => {
+      api.attach(app as express.Express);
       configureHttpApp(app as express.Express, {
         logger,
         trustProxy: config.trustProxy,
-        guards: edgeGuards(config, auth),
+        guards: [...edgeGuards(config, auth), api.guard],
         routers: [
           healthRouter(config, {
             playersOnline: () => context.online.size,
@@ -119,12 +124,15 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
           createAuthRouter(auth, db),
           createMetricsRouter(metrics, auth, config.metricsToken),
+          createAdminTradesRouter(db),
+          ...api.routers,
         ],
         fallbacks: [frontend],
       });
     },
   });
   colyseus.define('world', WorldRoom);
+  colyseus.define('trade', TradeRoom);
 
   try {
     await colyseus.listen(config.port, config.host);
@@ -156,6 +164,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       logger.info('shutting down: no new connections, rooms saving');
       await colyseus.gracefullyShutdown(false);
       httpServer.closeAllConnections();
+      // Players whose reconnection seat was released by the shutdown are saved asynchronously: wait for them.
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([...context.pendingWrites]);
       await autosave.stop();
       await auth.stop();
       await db.close();

@@ -29,7 +29,7 @@ describe('GET /metrics @db', function () {
     const account = await anonymousAccount(server);
     const client = await jsonPlayer(server, account, (await createCharacterRow(server, account.accountId, { x: 130, z: 120 })).id);
     client.send('player:move', { x: 132, z: 120 });
-    await client.next('player:sync');
+    await client.next('player:path');
     client.send('player:bogus', {});
     await client.next('error');
     await new Promise((resolve) => setTimeout(resolve, 700));

@@ -11,11 +11,15 @@ import type { InterestDiff, TrackedEntity } from './interest.ts';
 type Stateful = TrackedEntity & { state: Schema };
 
 export class InterestSync {
-  private readonly fragments = new Map<TrackedEntity, string>();
+  private readonly snapshots = new Map<TrackedEntity, string>();
+  private readonly deltas = new Map<TrackedEntity, string>();
+  private tickStartedAt = Date.now();
 
   /** Drops the per-tick JSON cache; call once per tick before sending. */
   beginTick(): void {
-    this.fragments.clear();
+    this.snapshots.clear();
+    this.deltas.clear();
+    this.tickStartedAt = Date.now();
   }
 
   /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
@@ -35,19 +39,19 @@ export class InterestSync {
     for (const entity of diff.removed) view.remove((entity as Stateful).state);
   }
 
-  private fragment(entity: TrackedEntity): string {
-    let json = this.fragments.get(entity);
+  private cached(cache: Map<TrackedEntity, string>, entity: TrackedEntity, serialise: () => Record<string, unknown>): string {
+    let json = cache.get(entity);
     if (json === undefined) {
-      json = JSON.stringify(entity.snapshot());
-      this.fragments.set(entity, json);
+      json = JSON.stringify(serialise());
+      cache.set(entity, json);
     }
     return json;
   }
 
   private worldUpdate(tick: number, diff: InterestDiff): string {
-    const added = diff.added.map((e) => this.fragment(e)).join(',');
-    const changed = diff.changed.map((e) => this.fragment(e)).join(',');
+    const added = diff.added.map((e) => this.cached(this.snapshots, e, () => e.snapshot())).join(',');
+    const changed = diff.changed.map((e) => this.cached(this.deltas, e, () => e.delta())).join(',');
     const removed = diff.removed.map((e) => `{"kind":"${e.kind}","id":${JSON.stringify(e.id)}}`).join(',');
-    return `{"type":"world:update","data":{"tick":${tick},"added":[${added}],"changed":[${changed}],"removed":[${removed}]}}`;
+    return `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt},"added":[${added}],"changed":[${changed}],"removed":[${removed}]}}`;
   }
 }

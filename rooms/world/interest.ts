@@ -4,7 +4,7 @@
  * Cost per observer depends on local density, not on world population.
  */
 
-export type EntityKind = 'player' | 'npc' | 'resource' | 'groundItem';
+export type EntityKind = 'player' | 'npc' | 'resource' | 'groundItem' | 'gravestone' | 'fire';
 
 export interface TrackedEntity {
   readonly kind: EntityKind;
@@ -13,8 +13,10 @@ export interface TrackedEntity {
   readonly z: number;
   /** Optional visibility filter (e.g. a ground item shown only to its owner for a while). */
   visibleTo?: (observerId: string) => boolean;
-  /** Plain snapshot for JSON clients; cached per tick by the room. */
+  /** Plain snapshot for JSON clients (sent when the entity comes into view); cached per tick by the room. */
   snapshot(): Record<string, unknown>;
+  /** The fields that change during play (sent when a visible entity changed); `kind` and `id` included. */
+  delta(): Record<string, unknown>;
 }
 
 export interface InterestDiff {
@@ -76,14 +78,17 @@ export class SpatialGrid {
 
 /** What one observer (a player's connection) currently sees. */
 export class InterestSet {
-  readonly visible = new Set<TrackedEntity>();
+  visible = new Set<TrackedEntity>();
+  /** Reused between updates (swapped with `visible`) so a tick allocates no sets. */
+  private next = new Set<TrackedEntity>();
 
   /**
    * Recomputes the visible set around (x, z) and returns the difference since the last call; `changed` holds the
    * visible entities found in `dirty` (those that changed since the last update).
    */
   update(grid: SpatialGrid, observerId: string, x: number, z: number, radius: number, dirty: ReadonlySet<TrackedEntity>): InterestDiff {
-    const next = new Set<TrackedEntity>();
+    const next = this.next;
+    next.clear();
     grid.forEachNear(x, z, radius, (entity) => {
       if (!entity.visibleTo || entity.visibleTo(observerId)) next.add(entity);
     });
@@ -95,8 +100,8 @@ export class InterestSet {
     for (const entity of this.visible) {
       if (!next.has(entity)) diff.removed.push(entity);
     }
-    this.visible.clear();
-    for (const entity of next) this.visible.add(entity);
+    this.next = this.visible;
+    this.visible = next;
     return diff;
   }
 

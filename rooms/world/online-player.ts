@@ -1,8 +1,9 @@
 /** A character in the world: its synchronised state, its connection, its path and what it currently sees. */
 import type { Client } from '@colyseus/core';
 import { PlayerState } from '../../schema/world-state.ts';
+import { gameContext } from '../../src/context.ts';
 import type { Containers } from '../../src/db/item-transaction.ts';
-import { emptyEquipment } from '../../src/game/equipment.ts';
+import { emptyEquipment, totalBonuses } from '../../src/game/equipment.ts';
 import { emptyInventory } from '../../src/game/inventory.ts';
 import { GameError } from '../game-error.ts';
 import { ChatLimiter } from './features/chat.ts';
@@ -53,6 +54,8 @@ export class OnlinePlayer implements TrackedEntity {
    * nothing the player holds can move outside that activity.
    */
   lock: string | undefined;
+  /** The player counts as in combat until this tick (set by combat; interrupts a home teleport). */
+  inCombatUntilTick = 0;
   /** Position last written to the database, to skip saves when nothing moved. */
   savedX: number;
   savedZ: number;
@@ -108,6 +111,11 @@ export class OnlinePlayer implements TrackedEntity {
     };
   }
 
+  delta(): Record<string, unknown> {
+    const s = this.state;
+    return { kind: 'player', id: s.id, x: s.x, z: s.z, running: s.running, health: s.health, action: s.action };
+  }
+
   /** The full own state sent as `player:sync`. */
   sync(): Record<string, unknown> {
     return {
@@ -116,6 +124,7 @@ export class OnlinePlayer implements TrackedEntity {
       path: this.path.map((t) => ({ x: t.x, z: t.z })),
       inventory: this.containers.inventory,
       equipment: this.containers.equipment,
+      bonuses: totalBonuses(this.containers.equipment, gameContext().data?.itemsById ?? new Map()),
     };
   }
 }

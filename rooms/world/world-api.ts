@@ -9,7 +9,10 @@ import type { GameContext } from '../../src/context.ts';
 import type { BlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import type { SpatialGrid, TrackedEntity } from './interest.ts';
-import type { OnlinePlayer } from './online-player.ts';
+import type { OnlinePlayer, Tile } from './online-player.ts';
+
+/** An entity a feature places in the world (ground items, gravestones): tracked for the area of interest. */
+export type WorldEntity = TrackedEntity & { readonly state: object };
 
 export type LeaveReason = 'logout' | 'disconnected' | 'server_shutdown' | 'kicked';
 
@@ -41,6 +44,14 @@ export interface WorldApi {
   onPlayerJoin(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Runs when a player leaves for good, before its session is closed (save what the feature holds). */
   onPlayerLeave(hook: (player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>): void;
+  /** Runs once while the world starts, before the first tick (load what the feature keeps in the world). */
+  onStart(hook: () => Promise<void>): void;
+  /** Places a ground item or gravestone: in the synchronised state and the area of interest. */
+  addEntity(entity: WorldEntity): void;
+  /** Takes a placed entity out of the world (observers see it leave on the next tick). */
+  removeEntity(entity: WorldEntity): void;
+  /** Puts a player on a tile at once (respawn, teleport), stopping its walk. */
+  movePlayer(player: OnlinePlayer, tile: Tile): void;
   /** Runs when a player dies, before the death is resolved (e.g. an open trade is cancelled). */
   onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Tells every feature that the player died (called by whatever killed it). */

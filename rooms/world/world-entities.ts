@@ -3,6 +3,9 @@ import { NpcState, ResourceNodeState } from '../../schema/world-state.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import type { TrackedEntity } from './interest.ts';
 
+/** World health is 10 × the level-scale hitpoints of the manifests (NPC hitpoints, max hits, food heals). */
+export const HITPOINTS_SCALE = 10;
+
 export class NpcEntity implements TrackedEntity {
   readonly kind = 'npc' as const;
   readonly id: string;
@@ -25,6 +28,11 @@ export class NpcEntity implements TrackedEntity {
   snapshot(): Record<string, unknown> {
     const s = this.state;
     return { kind: 'npc', id: s.id, npcId: s.npcId, name: s.name, x: s.x, z: s.z, health: s.health, maxHealth: s.maxHealth, action: s.action };
+  }
+
+  delta(): Record<string, unknown> {
+    const s = this.state;
+    return { kind: 'npc', id: s.id, x: s.x, z: s.z, health: s.health, action: s.action };
   }
 }
 
@@ -51,12 +59,16 @@ export class ResourceEntity implements TrackedEntity {
     const s = this.state;
     return { kind: 'resource', id: s.id, resourceId: s.resourceId, x: s.x, z: s.z, depleted: s.depleted };
   }
+
+  delta(): Record<string, unknown> {
+    return { kind: 'resource', id: this.state.id, depleted: this.state.depleted };
+  }
 }
 
 export function spawnNpcs(data: GameData): NpcEntity[] {
   return data.spawns.npcs.map((spawn, index) => {
     const npc = data.npcsById.get(spawn.npcId)!;
-    return new NpcEntity(`npc-${index}`, spawn.npcId, npc.name, spawn.x, spawn.z, npc.combat?.hitpoints ?? 1);
+    return new NpcEntity(`npc-${index}`, spawn.npcId, npc.name, spawn.x, spawn.z, (npc.combat?.hitpoints ?? 1) * HITPOINTS_SCALE);
   });
 }
 

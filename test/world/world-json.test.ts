@@ -95,8 +95,8 @@ describe('the /ws JSON channel @db', function () {
     client.send('player:move', { x: 100.5, z: 100 });
     assert.equal((await client.next('error')).data.code, 'INVALID_PAYLOAD');
     client.send('player:move', { x: HOME.x + 1, z: HOME.z });
-    const sync = await client.next('player:sync');
-    assert.equal(sync.data.path.length, 1);
+    const moved = await client.next('player:path');
+    assert.equal(moved.data.path.length, 1);
     client.close();
   });
 
@@ -115,7 +115,7 @@ describe('the /ws JSON channel @db', function () {
     client.send('player:move', near[0]);
     codes.push((await client.next('error')).data.code);
     assert.deepEqual(codes, ['OUT_OF_BOUNDS', 'OUT_OF_BOUNDS', 'TOO_FAR', 'BLOCKED']);
-    assert.ok(!client.events.some((e) => e.type === 'player:sync' && e.data.path.length > 0), 'no path was set');
+    assert.ok(!client.events.some((e) => e.type === 'player:path'), 'no path was set');
     await sleep(700);
     const me = visibleEntities(client).get(`player:${character.id}`);
     assert.deepEqual({ x: me?.x, z: me?.z }, HOME, 'the player did not move');

@@ -23,14 +23,14 @@ describe('the per-connection WebSocket message limit @db', function () {
     }
     const { code } = await flooder.closed;
     assert.equal(code, 1008);
-    const handled = flooder.events.slice(before).filter((e) => e.type === 'player:sync').length;
+    const handled = flooder.events.slice(before).filter((e) => e.type === 'player:path').length;
     assert.ok(handled <= 60, `${handled} handled`);
     assert.ok(handled > 0);
     assert.ok(flooder.events.some((e) => e.type === 'error' && e.data.code === 'RATE_LIMITED'));
 
     calm.send('player:move', { x: 131, z: 104 });
-    const sync = await calm.next('player:sync');
-    assert.equal(sync.data.path.length, 1);
+    const moved = await calm.next('player:path');
+    assert.equal(moved.data.path.length, 1);
     await sleep(50);
     calm.close();
   });

@@ -49,7 +49,7 @@ export const movement: WorldFeature = {
       player.assertFree('move');
       planMove(world.blocked, player, request);
       world.markChanged(player);
-      client.send('player:sync', player.sync());
+      client.send('player:path', { x: player.x, z: player.z, running: player.state.running, path: player.path });
     });
     world.onTick(() => {
       for (const player of world.players()) {

@@ -1,0 +1,158 @@
+/**
+ * The benchmark harness: every scenario beside its baseline in the same run, on this machine, loopback only.
+ * Prints the figures and writes docs/BENCHMARKS.md and docs/benchmarks.json.
+ *   npm run bench                      # the full set (about 10 minutes)
+ *   npm run bench -- --walkers 500     # fewer walkers
+ *   npm run bench -- --only walkers    # one part: walkers | rest | coldstart | trades
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { compareRest, measureColdStart, type RestComparison } from './lib/rest-scenario.ts';
+import { ROOT } from './lib/server-process.ts';
+import { round } from './lib/stats.ts';
+import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
+
+const { values } = parseArgs({
+  options: {
+    walkers: { type: 'string', default: '2000' },
+    duration: { type: 'string', default: '20' },
+    only: { type: 'string' },
+  },
+});
+const clients = Number(values.walkers);
+const durationSeconds = Number(values.duration);
+const wants = (part: string) => values.only === undefined || values.only === part;
+const log = (line: string) => console.log(line);
+
+interface TradeFigures {
+  tradesPerSecond: number;
+  pgbenchTps: number;
+  ratio: number;
+  [key: string]: unknown;
+}
+
+const results: {
+  machine: Record<string, unknown>;
+  walkers?: WalkerRunResult[];
+  rest?: RestComparison[];
+  coldStart?: { freshMs: number; existingMs: number[] };
+  trades?: TradeFigures | { skipped: string };
+} = {
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: round(os.totalmem() / 2 ** 30, 1), node: process.version, date: new Date().toISOString() },
+};
+
+if (wants('walkers')) {
+  results.walkers = [];
+  for (const [server, kind] of [['bare', 'sdk'], ['game', 'sdk'], ['game', 'json']] as const) {
+    log(`walkers: ${clients} ${kind} bots on the ${server} server, ${durationSeconds} s`);
+    results.walkers.push(await runWalkers({ server, kind, clients, durationSeconds, probes: server === 'game' && kind === 'json', log }));
+    console.table(results.walkers.at(-1));
+  }
+}
+if (wants('rest')) {
+  log('rest: game routes vs a bare Express route, 32 concurrent keep-alive clients, 10 s each');
+  results.rest = await compareRest({ concurrency: 32, durationSeconds: 10 });
+  console.table(results.rest.map((r) => ({ route: r.route, gameRps: r.game.requestsPerSecond, bareRps: r.bare.requestsPerSecond, ratio: r.ratio })));
+}
+if (wants('coldstart')) {
+  log('cold start: spawn → first /health 200');
+  results.coldStart = await measureColdStart(3);
+  console.table(results.coldStart);
+}
+if (wants('trades')) {
+  const tradeBench = path.join(ROOT, 'loadtest/trade-bench.ts');
+  const module = fs.existsSync(tradeBench) ? await import(tradeBench) as { runTradeBench?: () => Promise<TradeFigures> } : {};
+  if (!process.env.DATABASE_URL) results.trades = { skipped: 'set DATABASE_URL to a local PostgreSQL to compare trades with pgbench' };
+  else if (!module.runTradeBench) results.trades = { skipped: 'the trade benchmark is not available' };
+  else {
+    log('trades: completed trades/s over /ws vs pgbench TPC-B on the same PostgreSQL');
+    results.trades = await module.runTradeBench();
+    console.table(results.trades);
+  }
+}
+
+fs.writeFileSync(path.join(ROOT, 'docs/benchmarks.json'), JSON.stringify(results, null, 2) + '\n');
+fs.writeFileSync(path.join(ROOT, 'docs/BENCHMARKS.md'), renderMarkdown());
+log('wrote docs/BENCHMARKS.md and docs/benchmarks.json');
+process.exit(0);
+
+function verdict(ok: boolean): string {
+  return ok ? 'met' : '**missed**';
+}
+
+function renderMarkdown(): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Produced by \`npm run bench\` (loadtest/bench.ts) on ${results.machine.date}: ${results.machine.cpus} cores (${results.machine.cpuModel}), ` +
+      `${results.machine.memoryGb} GiB, Node ${results.machine.node}. Bots run in the benchmark process, the server in its own ` +
+      'process; CPU and memory are the server process\'s own (from /proc). The machine is shared, so every figure stands ' +
+      'beside a baseline measured in the same run.',
+    '',
+  ];
+  if (results.walkers) {
+    const byLabel = new Map(results.walkers.map((r) => [`${r.server}/${r.kind}`, r]));
+    const bare = byLabel.get('bare/sdk');
+    const sdk = byLabel.get('game/sdk');
+    const json = byLabel.get('game/json');
+    lines.push(
+      `## Walkers (${clients} players, one move per 600 ms tick, a chat line every 50 moves, ${durationSeconds} s measured after a 5 s warm-up)`,
+      '',
+      '| Run | joined | server CPU (cores) | event-loop lag p99 | move→ack p50 / p99 | update delivery p50 / p99 | RSS | RSS per player | moves/s |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...results.walkers.map((r) => `| ${r.label} | ${r.joined} | ${r.serverCpuCores} | ${r.eventLoopLagP99Ms} ms | ${r.ackP50Ms} / ${r.ackP99Ms} ms | ${r.deliveryP50Ms ?? '–'} / ${r.deliveryP99Ms ?? '–'} ms | ${r.rssMb} MB | ${r.rssPerPlayerKb} KB | ${r.movesPerSecond} |`),
+      '',
+      'move→ack is the time from sending `player:move` to receiving its `player:path` acknowledgement; update delivery is the time from a ' +
+        'tick\'s start (`sentAt`) to a JSON client receiving that tick\'s `world:update`. The bare baseline has the same ' +
+        'state shape, area of interest and bots but no game: no authentication, database, path-finding or validation.',
+      '',
+    );
+    if (bare && sdk && json) {
+      const cpuRatio = round(json.serverCpuCores / sdk.serverCpuCores, 2);
+      lines.push(
+        '| Target | Measured | Verdict |',
+        '|---|---|---|',
+        `| ${clients} walkers, move→ack p99 ≤ 100 ms | SDK ${sdk.ackP99Ms} ms, JSON ${json.ackP99Ms} ms | ${verdict(Math.max(sdk.ackP99Ms, json.ackP99Ms) <= 100)} |`,
+        `| event-loop lag p99 ≤ 50 ms | SDK ${sdk.eventLoopLagP99Ms} ms, JSON ${json.eventLoopLagP99Ms} ms | ${verdict(Math.max(sdk.eventLoopLagP99Ms, json.eventLoopLagP99Ms) <= 50)} |`,
+        `| /ws JSON CPU ≤ 1.25 × SDK CPU | ${cpuRatio} × | ${verdict(cpuRatio <= 1.25)} |`,
+        `| WorldRoom vs bare Colyseus room (SDK bots) | ${round(sdk.serverCpuCores / bare.serverCpuCores, 2)} × the CPU | baseline |`,
+        ...(json.health && json.status ? [
+          `| /health p99 ≤ 50 ms under the walker load | ${json.health.p99Ms} ms (${json.health.count} probes, ${json.health.failures} failed) | ${verdict(json.health.p99Ms <= 50)} |`,
+          `| /status p99 ≤ 50 ms under the walker load | ${json.status.p99Ms} ms (${json.status.count} probes, ${json.status.failures} failed) | ${verdict(json.status.p99Ms <= 50)} |`,
+        ] : []),
+        '',
+      );
+    }
+  }
+  if (results.rest) {
+    lines.push(
+      '## REST (32 concurrent keep-alive clients, 10 s each, after a 2 s warm-up)',
+      '',
+      '| Route | game req/s | p50 / p99 | bare Express req/s | p50 / p99 | ratio (target ≥ 0.7) |',
+      '|---|---|---|---|---|---|',
+      ...results.rest.map((r) => `| ${r.route} | ${r.game.requestsPerSecond} | ${r.game.p50Ms} / ${r.game.p99Ms} ms | ${r.bare.requestsPerSecond} | ${r.bare.p50Ms} / ${r.bare.p99Ms} ms | ${r.ratio} (${verdict(r.ratio >= 0.7)}) |`),
+      '',
+    );
+  }
+  if (results.coldStart) {
+    const worst = Math.max(...results.coldStart.existingMs);
+    lines.push(
+      '## Cold start (spawn → first `/health` 200, embedded database)',
+      '',
+      `- existing data directory (as after \`npm install\`, which creates it): ${results.coldStart.existingMs.join(', ')} ms — target ≤ 3 s: ${verdict(worst <= 3000)}`,
+      `- brand-new data directory (initdb + migrations in the server): ${results.coldStart.freshMs} ms`,
+      '',
+    );
+  }
+  if (results.trades) {
+    lines.push('## Trades vs pgbench', '');
+    if ('skipped' in results.trades) lines.push(`Not run: ${results.trades.skipped}.`, '');
+    else {
+      const t = results.trades as TradeFigures;
+      lines.push(`- completed trades/s over /ws: ${t.tradesPerSecond}`, `- pgbench TPC-B tps on the same PostgreSQL: ${t.pgbenchTps}`, `- ratio: ${t.ratio} (target ≥ 0.5: ${verdict(t.ratio >= 0.5)})`, '');
+    }
+  }
+  return lines.join('\n') + '\n';
+}

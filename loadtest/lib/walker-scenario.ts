@@ -1,0 +1,141 @@
+/**
+ * One walker run: seed N characters, start the server (the game, or the bare Colyseus baseline), bring N bots
+ * in, warm up, then measure server CPU, event-loop lag p99, move → acknowledgement latency, update delivery
+ * and resident memory per player over a fixed window. Every wait and loop is bounded.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
+import { loadBundledWorld } from './game-data.ts';
+import { CpuMeter, rssBytes } from './process-monitor.ts';
+import { seedWalkers } from './seed.ts';
+import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
+import { startProbe } from './http-load.ts';
+import { round } from './stats.ts';
+import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
+
+export interface WalkerRunOptions {
+  kind: 'json' | 'sdk';
+  server: 'game' | 'bare';
+  clients: number;
+  durationSeconds: number;
+  warmupSeconds?: number;
+  /** Poll /health and /status during the measured window (game server only). */
+  probes?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface ProbeFigures {
+  p50Ms: number;
+  p99Ms: number;
+  count: number;
+  failures: number;
+}
+
+export interface WalkerRunResult {
+  label: string;
+  kind: 'json' | 'sdk';
+  server: 'game' | 'bare';
+  clients: number;
+  joined: number;
+  serverCpuCores: number;
+  eventLoopLagP99Ms: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  deliveryP50Ms: number | null;
+  deliveryP99Ms: number | null;
+  rssMb: number;
+  rssPerPlayerKb: number;
+  movesPerSecond: number;
+  errors: number;
+  health?: ProbeFigures;
+  status?: ProbeFigures;
+}
+
+const SECRET = 'benchmark-secret-not-for-production';
+const METRICS_TOKEN = 'benchmark-metrics-token';
+
+async function scrapeLagP99(server: RunningServer, authorized: boolean): Promise<number> {
+  const response = await fetch(`${server.baseUrl}/metrics`, authorized ? { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } } : {});
+  return (metricValue(await response.text(), 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000;
+}
+
+export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunResult> {
+  const log = options.log ?? (() => {});
+  const data = loadBundledWorld();
+  const grid = computeBlockedTiles(data);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-walkers-'));
+  const pgliteDir = path.join(dataDir, 'db');
+  const { config } = loadConfig({ NODE_ENV: 'test', PGLITE_DATA_DIR: pgliteDir, JWT_SECRET: SECRET });
+  const db = await openDatabase({ pgliteDataDir: pgliteDir });
+  const seeds = await seedWalkers(db, data, config, SECRET, options.clients);
+  await db.close();
+
+  const port = await freePort();
+  const server = options.server === 'game'
+    ? await startServerProcess(['src/start.js'], {
+      NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PGLITE_DATA_DIR: pgliteDir, JWT_SECRET: SECRET,
+      METRICS_TOKEN, LOG_LEVEL: 'warn', SAVE_INTERVAL: '60',
+    }, port)
+    : await startServerProcess(['loadtest/baseline/bare-server.ts', String(port)], { NODE_ENV: 'test' }, port);
+  const idleRss = rssBytes(server.child.pid!);
+  const stats = newWalkerStats();
+  const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
+    ? new JsonWalker(server.wsUrl, seed, grid, stats)
+    : new SdkWalker(server.baseUrl, seed, grid, stats));
+  let joined = 0;
+  try {
+    for (let i = 0; i < walkers.length; i += 50) {
+      const results = await Promise.allSettled(walkers.slice(i, i + 50).map((w) => w.start()));
+      joined += results.filter((r) => r.status === 'fulfilled').length;
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) log(`  join failure: ${(failed as PromiseRejectedResult).reason}`);
+    }
+    log(`  ${joined}/${walkers.length} ${options.kind} walkers in the ${options.server} world; warming up`);
+    await sleep((options.warmupSeconds ?? 5) * 1000);
+    const cpu = new CpuMeter(server.child.pid!);
+    await scrapeLagP99(server, options.server === 'game');
+    stats.ack.values.length = 0;
+    stats.delivery.values.length = 0;
+    const movesBefore = stats.movesSent;
+    cpu.start();
+    const probes = options.probes && options.server === 'game'
+      ? { health: startProbe(`${server.baseUrl}/health`, 100), status: startProbe(`${server.baseUrl}/status`, 100) }
+      : undefined;
+    await sleep(options.durationSeconds * 1000);
+    const cores = cpu.stop();
+    const health = probes?.health.stop();
+    const status = probes?.status.stop();
+    const lag = await scrapeLagP99(server, options.server === 'game');
+    const rss = rssBytes(server.child.pid!);
+    const result: WalkerRunResult = {
+      label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots`,
+      kind: options.kind,
+      server: options.server,
+      clients: options.clients,
+      joined,
+      serverCpuCores: round(cores, 3),
+      eventLoopLagP99Ms: round(lag, 1),
+      ackP50Ms: round(stats.ack.p(50), 1),
+      ackP99Ms: round(stats.ack.p(99), 1),
+      deliveryP50Ms: stats.delivery.values.length ? round(stats.delivery.p(50), 1) : null,
+      deliveryP99Ms: stats.delivery.values.length ? round(stats.delivery.p(99), 1) : null,
+      rssMb: round(rss / 2 ** 20, 1),
+      rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, joined), 1),
+      movesPerSecond: round((stats.movesSent - movesBefore) / options.durationSeconds, 0),
+      errors: stats.errors,
+      ...(health ? { health } : {}),
+      ...(status ? { status } : {}),
+    };
+    return result;
+  } finally {
+    for (const walker of walkers) walker.stop();
+    await sleep(500);
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

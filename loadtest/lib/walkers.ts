@@ -1,0 +1,178 @@
+/**
+ * Walking bots: each enters the world with a seeded character, requests a move to a free neighbouring tile
+ * every 600 ms (one per tick) and now and then says something. Both kinds record the move → acknowledgement
+ * latency (player:move until its player:path); JSON bots also record how long a world:update took to arrive
+ * after its tick began (`sentAt`).
+ */
+import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
+import WebSocket from 'ws';
+import type { WalkGrid } from '../../src/game/pathfinding.ts';
+import type { SeededWalker } from './seed.ts';
+import { Samples } from './stats.ts';
+
+export const TICK_MS = 600;
+const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
+
+export interface WalkerStats {
+  ack: Samples;
+  delivery: Samples;
+  errors: number;
+  movesSent: number;
+  updatesReceived: number;
+}
+
+export function newWalkerStats(): WalkerStats {
+  return { ack: new Samples(), delivery: new Samples(), errors: 0, movesSent: 0, updatesReceived: 0 };
+}
+
+export interface Walker {
+  readonly kind: 'json' | 'sdk';
+  start(): Promise<void>;
+  stop(): void;
+}
+
+abstract class BaseWalker implements Walker {
+  abstract readonly kind: 'json' | 'sdk';
+  protected readonly seed: SeededWalker;
+  protected readonly grid: WalkGrid;
+  protected readonly stats: WalkerStats;
+  protected x: number;
+  protected z: number;
+  protected pendingSince: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private moves = 0;
+
+  constructor(seed: SeededWalker, grid: WalkGrid, stats: WalkerStats) {
+    this.seed = seed;
+    this.grid = grid;
+    this.stats = stats;
+    this.x = seed.x;
+    this.z = seed.z;
+  }
+
+  abstract start(): Promise<void>;
+  protected abstract sendEvent(type: string, data: unknown): void;
+  abstract stop(): void;
+
+  /** Starts walking after a random phase so the bots do not all send in the same millisecond. */
+  protected beginWalking(): void {
+    setTimeout(() => {
+      this.timer = setInterval(() => this.step(), TICK_MS);
+    }, Math.random() * TICK_MS).unref();
+  }
+
+  protected stopWalking(): void {
+    clearInterval(this.timer);
+  }
+
+  protected acknowledged(): void {
+    if (this.pendingSince !== undefined) {
+      this.stats.ack.add(performance.now() - this.pendingSince);
+      this.pendingSince = undefined;
+    }
+  }
+
+  private step(): void {
+    const options = NEIGHBOURS.map(([dx, dz]) => ({ x: this.x + dx, z: this.z + dz })).filter((t) => !this.grid.isBlocked(t.x, t.z));
+    if (options.length === 0) return;
+    const target = options[Math.floor(Math.random() * options.length)];
+    this.pendingSince = performance.now();
+    this.stats.movesSent++;
+    this.sendEvent('player:move', target);
+    if (++this.moves % 50 === 0) this.sendEvent('player:chat', { message: `walking ${this.moves}` });
+  }
+}
+
+export class JsonWalker extends BaseWalker {
+  readonly kind = 'json' as const;
+  private socket: WebSocket | undefined;
+  private readonly url: string;
+
+  constructor(url: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats) {
+    super(seed, grid, stats);
+    this.url = url;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${this.url}/ws`, { perMessageDeflate: false });
+      this.socket = socket;
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'authenticate', data: { token: this.seed.token, characterId: this.seed.characterId } })));
+      socket.on('message', (raw) => {
+        const text = raw.toString();
+        // Peek at the type without parsing every frame twice.
+        if (text.startsWith('{"type":"world:update"')) {
+          this.stats.updatesReceived++;
+          const update = JSON.parse(text).data;
+          this.stats.delivery.add(Date.now() - update.sentAt);
+          for (const entity of update.changed) {
+            if (entity.id === this.seed.characterId) {
+              this.x = entity.x;
+              this.z = entity.z;
+            }
+          }
+          return;
+        }
+        const event = JSON.parse(text);
+        if (event.type === 'player:path') this.acknowledged();
+        else if (event.type === 'world:joined') {
+          this.beginWalking();
+          resolve();
+        } else if (event.type === 'error') {
+          this.stats.errors++;
+          if (event.data.event === 'world:enter' || event.data.event === 'authenticate') reject(new Error(event.data.code));
+        } else if (event.type === 'authResult' && !event.data.success) reject(new Error(event.data.error.code));
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  protected sendEvent(type: string, data: unknown): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type, data }));
+  }
+
+  stop(): void {
+    this.stopWalking();
+    this.socket?.close();
+  }
+}
+
+export class SdkWalker extends BaseWalker {
+  readonly kind = 'sdk' as const;
+  private room: SdkRoom | undefined;
+  private readonly baseUrl: string;
+
+  constructor(baseUrl: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats) {
+    super(seed, grid, stats);
+    this.baseUrl = baseUrl;
+  }
+
+  async start(): Promise<void> {
+    const client = new SdkClient(this.baseUrl, { headers: { Authorization: `Bearer ${this.seed.token}` } });
+    // x and z are for the bare baseline room, which takes the position from the join; the game ignores them.
+    const room = await client.join('world', { characterId: this.seed.characterId, x: this.seed.x, z: this.seed.z });
+    this.room = room;
+    room.onMessage('player:path', () => this.acknowledged());
+    room.onMessage('error', () => this.stats.errors++);
+    room.onMessage('*', () => {});
+    room.onStateChange(() => {
+      this.stats.updatesReceived++;
+      const me = room.state.players?.get(this.seed.characterId);
+      if (me) {
+        this.x = me.x;
+        this.z = me.z;
+      }
+    });
+    this.beginWalking();
+  }
+
+  protected sendEvent(type: string, data: unknown): void {
+    this.room?.send(type, data);
+  }
+
+  stop(): void {
+    this.stopWalking();
+    this.room?.reconnection && (this.room.reconnection.enabled = false);
+    void this.room?.leave().catch(() => {});
+  }
+}
