@@ -24,25 +24,29 @@ for (const warning of warnings) logger.warn(warning);
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-try {
-  const server = await startServer({ config, logger });
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutdown requested');
-    const deadline = setTimeout(() => {
-      logger.error('shutdown did not finish within 10 s; exiting');
+// Signals are handled from the start: one that arrives while the server is still starting shuts it down as
+// soon as it is up, instead of killing the process halfway through startup.
+const starting = startServer({ config, logger });
+const shutdown = (signal: string) => {
+  logger.info({ signal }, 'shutdown requested');
+  const deadline = setTimeout(() => {
+    logger.error('shutdown did not finish within 10 s; exiting');
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
+  deadline.unref();
+  starting.then((server) => server.close()).then(
+    () => process.exit(0),
+    (error) => {
+      logger.error({ err: error }, 'shutdown failed');
       process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+    },
+  );
+};
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));
+
+try {
+  await starting;
 } catch (error) {
   logger.fatal({ err: error }, 'startup failed');
   process.exit(1);

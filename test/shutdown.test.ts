@@ -44,6 +44,16 @@ describe(`process lifecycle on ${databaseUnderTest()} @db`, function () {
     }
   });
 
+  it('a SIGTERM that arrives while the server is still starting shuts it down cleanly once it is up', async () => {
+    const server = await spawnServer(env());
+    const started = Date.now();
+    while (!server.output().includes('"step":3') && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 10));
+    server.child.kill('SIGTERM');
+    const { code, signal } = await server.exited;
+    assert.deepEqual({ code, signal }, { code: 0, signal: null }, server.output());
+    assert.match(server.output(), /shutdown complete/);
+  });
+
   it('a second process cannot open the same embedded database', async function () {
     if (process.env.DATABASE_URL) this.skip();
     const first = await spawnServer(env());

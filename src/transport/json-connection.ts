@@ -94,6 +94,11 @@ export class JsonConnection implements JsonChannel {
   private world: RoomMembership | undefined;
   private trade: RoomMembership | undefined;
   private joining = false;
+  /** While entering the world: game events wait for the join, since the room talks to the client during it. */
+  private worldJoin: Promise<unknown> | undefined;
+  /** While a `world:leave` is being saved by the room. */
+  private leaving: Promise<void> | undefined;
+  private leavingClient: { client: JsonClient; done: () => void } | undefined;
   private alive = true;
   /** While the socket joins a trade room: trade events wait so `tradeStarted` arrives first. */
   private tradeJoin: Promise<void> | undefined;
@@ -162,7 +167,12 @@ export class JsonConnection implements JsonChannel {
   }
 
   membershipEnded(client: JsonClient, code: number | undefined): void {
-    if (this.trade?.client === client) {
+    if (this.leavingClient?.client === client) {
+      this.leavingClient.done();
+      this.leavingClient = undefined;
+      this.leaving = undefined;
+      this.sendEvent('world:left', {});
+    } else if (this.trade?.client === client) {
       this.trade = undefined;
     } else if (this.world?.client === client) {
       this.world = undefined;
@@ -211,6 +221,7 @@ export class JsonConnection implements JsonChannel {
     if (!this.identity) return this.sendError('AUTH_REQUIRED', 'Send authenticate first', type);
     if (type === 'world:enter') return this.enterWorld(data);
     if (type === 'world:leave') return this.leaveWorld();
+    if (this.worldJoin) await this.worldJoin.catch(() => {});
     if (this.tradeJoin) await this.tradeJoin;
     const target = this.trade?.room.handles(type) ? this.trade : this.world;
     if (!target) return this.sendError('NOT_IN_WORLD', 'Enter the world first (world:enter)', type);
@@ -242,12 +253,13 @@ export class JsonConnection implements JsonChannel {
   }
 
   private async enterWorld(data: Record<string, unknown>): Promise<void> {
+    if (this.leaving) await this.leaving;
     if (this.world || this.joining) return this.sendError('ALREADY_IN_WORLD', 'This connection is already in the world', 'world:enter');
     this.joining = true;
+    const joined = typeof data.reconnectionToken === 'string' ? this.reconnect(data.reconnectionToken) : this.join(data);
+    this.worldJoin = joined;
     try {
-      const membership = typeof data.reconnectionToken === 'string'
-        ? await this.reconnect(data.reconnectionToken)
-        : await this.join(data);
+      const membership = await joined;
       if (!this.alive) {
         membership.client.disconnected();
         return;
@@ -260,6 +272,7 @@ export class JsonConnection implements JsonChannel {
       });
     } finally {
       this.joining = false;
+      if (this.worldJoin === joined) this.worldJoin = undefined;
     }
   }
 
@@ -285,13 +298,19 @@ export class JsonConnection implements JsonChannel {
     return { room, client };
   }
 
+  /**
+   * A consented leave: the room saves and ends the session without holding a reconnection seat. `world:left` is
+   * sent once the room has finished (it lets the membership go), so entering again right after it succeeds.
+   */
   private async leaveWorld(): Promise<void> {
     const world = this.world;
     if (!world) return this.sendError('NOT_IN_WORLD', 'Not in the world', 'world:leave');
     this.world = undefined;
-    // A consented leave: the room saves and ends the session without holding a reconnection seat.
+    this.leaving = new Promise<void>((resolve) => {
+      this.leavingClient = { client: world.client, done: resolve };
+    });
     world.client.ref.emit('message', Buffer.from([12 /* Protocol.LEAVE_ROOM */]));
-    this.sendEvent('world:left', {});
+    await this.leaving;
   }
 
   private sendError(code: string, message: string, event?: string): void {

@@ -39,9 +39,14 @@ describe('world persistence across restarts @db', function () {
     const staying = await jsonPlayer(server, account, stayer.id);
     staying.send('player:move', { x: 115, z: 96, run: true });
     await staying.waitFor('world:update', (d) => d.changed.some((e: { id: string; x: number }) => e.id === stayer.id && e.x === 115), 5_000);
-    await sleep(1_300); // one auto-save interval
-    const saved = await server.context.db.em.fork().findOneOrFail(Character, stayer.id);
-    assert.equal(saved.positionX, 115, 'auto-save wrote the position while online');
+    // The auto-save (every second here) writes the position while the player is still online.
+    const deadline = Date.now() + 5_000;
+    let savedX = NaN;
+    while (Date.now() < deadline && savedX !== 115) {
+      await sleep(200);
+      savedX = (await server.context.db.em.fork().findOneOrFail(Character, stayer.id)).positionX;
+    }
+    assert.equal(savedX, 115, 'auto-save wrote the position while online');
 
     await server.close();
     assert.equal((await staying.closed).code, 1012, 'shutdown closes the world connection with 1012 (service restart)');
