@@ -202,16 +202,26 @@ async function trade(a: Socket, b: Socket, aId: string, bId: string): Promise<nu
   return performance.now() - lastAccept;
 }
 
-async function main(): Promise<void> {
+export interface TradeBenchFigures {
+  pairs: number;
+  seconds: number;
+  completed: number;
+  failed: number;
+  tradesPerSecond: number;
+  swapP50Ms: number;
+  swapP99Ms: number;
+  serverCpuCores: number;
+  pgbenchTps: number;
+  ratio: number;
+}
+
+/** Runs the trade benchmark and pgbench on DATABASE_URL (loopback only) and returns the figures. */
+export async function runTradeBench(): Promise<TradeBenchFigures> {
   const raw = process.env.DATABASE_URL;
-  if (!raw) {
-    console.error('Set DATABASE_URL to a PostgreSQL database (e.g. postgres://postgres@127.0.0.1:5432/game_bench)');
-    process.exit(2);
-  }
+  if (!raw) throw new Error('Set DATABASE_URL to a PostgreSQL database (e.g. postgres://postgres@127.0.0.1:5432/game_bench)');
   const url = new URL(raw);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
-    console.error('the benchmark runs on loopback only: DATABASE_URL must point to localhost');
-    process.exit(2);
+    throw new Error('the benchmark runs on loopback only: DATABASE_URL must point to localhost');
   }
   await ensureDatabase(url);
   const pairs = await seed(raw);
@@ -266,9 +276,16 @@ async function main(): Promise<void> {
   if (Number.isFinite(serverCpu)) console.log(`  server CPU                       ${round(serverCpu * 100, 0)}% of one core`);
   console.log(`  pgbench TPC-B (-s 1 -c ${PGBENCH_CLIENTS} -T ${PGBENCH_SECONDS})      ${round(tps, 1)} tps`);
   console.log(`  ratio trades/s ÷ pgbench tps     ${round(ratio * 100, 1)}% (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
+  return {
+    pairs: PAIRS, seconds: round(elapsed, 1), completed, failed, tradesPerSecond: round(tradesPerSecond, 1),
+    swapP50Ms: round(swapLatency.p(50), 1), swapP99Ms: round(swapLatency.p(99), 1), serverCpuCores: round(serverCpu, 3),
+    pgbenchTps: round(tps, 1), ratio: round(ratio, 3),
+  };
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] === import.meta.filename) {
+  runTradeBench().then(() => process.exit(0), (error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -51,9 +51,11 @@ export class ItemTransactionRefused extends Error {
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 const MAX_ATTEMPTS = 4;
 
-interface SlotRow {
+/** A row of the inventory or equipment table, read together (slot is a slot number or a slot type). */
+interface ContainerRow {
+  container: 'inventory' | 'equipment';
   character_id: string;
-  slot: number;
+  slot: string;
   item_id: string;
   quantity: number;
   metadata: ItemMetadata | string | null;
@@ -71,14 +73,6 @@ interface BankItemRow {
   position: number;
   item_id: string;
   quantity: number;
-}
-
-interface EquipmentRow {
-  character_id: string;
-  slot_type: string;
-  item_id: string;
-  quantity: number;
-  metadata: ItemMetadata | string | null;
 }
 
 function toItem(row: { item_id: string; quantity: number; metadata: ItemMetadata | string | null }): InventoryItem {
@@ -105,12 +99,20 @@ export async function loadContainers(
   const placeholders = ids.map(() => '?').join(', ');
   const locked = await em.execute<Array<{ id: string }>>(`select id from characters where id in (${placeholders}) order by id${lock ? ' for update' : ''}`, ids);
   if (locked.length !== ids.length) throw new ItemTransactionRefused('CHARACTER_NOT_FOUND', 'A character of this operation no longer exists');
-  const slots = await em.execute<SlotRow[]>(`select character_id, slot, item_id, quantity, metadata from inventory where character_id in (${placeholders})`, ids);
-  const worn = await em.execute<EquipmentRow[]>(`select character_id, slot_type, item_id, quantity, metadata from equipment where character_id in (${placeholders})`, ids);
+  // Inventory and equipment in one round trip.
+  const rows = await em.execute<ContainerRow[]>(
+    `select 'inventory' as container, character_id, slot::text as slot, item_id, quantity, metadata from inventory where character_id in (${placeholders})
+     union all
+     select 'equipment' as container, character_id, slot_type as slot, item_id, quantity, metadata from equipment where character_id in (${placeholders})`,
+    [...ids, ...ids],
+  );
   const loaded = new Map<string, { inventory: Array<InventoryItem | null>; equipment: Record<EquipmentSlot, InventoryItem | null> }>();
   for (const id of ids) loaded.set(id, { inventory: [...emptyInventory()], equipment: { ...emptyEquipment() } });
-  for (const row of slots) loaded.get(row.character_id)!.inventory[row.slot] = toItem(row);
-  for (const row of worn) loaded.get(row.character_id)!.equipment[row.slot_type as EquipmentSlot] = toItem(row);
+  for (const row of rows) {
+    const containers = loaded.get(row.character_id)!;
+    if (row.container === 'inventory') containers.inventory[Number(row.slot)] = toItem(row);
+    else containers.equipment[row.slot as EquipmentSlot] = toItem(row);
+  }
   if (!options.bank) return loaded;
   const banks = await loadBanks(em, ids);
   return new Map([...loaded].map(([id, containers]) => [id, { ...containers, bank: banks.get(id)! }]));
@@ -186,33 +188,41 @@ export async function writeContainers(tx: SqlEntityManager, characterId: string,
     if (!before.bank) throw new Error(`item transaction wrote the bank of ${characterId} without loading it ({ bank: true })`);
     await writeBank(tx, characterId, before.bank, after.bank);
   }
-  for (let slot = 0; slot < INVENTORY_SIZE; slot++) {
-    const was = before.inventory[slot] ?? null;
-    const now = after.inventory[slot] ?? null;
-    if (sameItem(was, now)) continue;
-    if (now === null) {
-      await tx.execute('delete from inventory where character_id = ? and slot = ?', [characterId, slot]);
-    } else {
-      await tx.execute(
-        `insert into inventory (character_id, slot, item_id, quantity, metadata) values (?, ?, ?, ?, ?)
-         on conflict (character_id, slot) do update set item_id = excluded.item_id, quantity = excluded.quantity, metadata = excluded.metadata`,
-        [characterId, slot, now.itemId, now.quantity, now.metadata ? JSON.stringify(now.metadata) : null],
-      );
-    }
+  const inventorySlots = Array.from({ length: INVENTORY_SIZE }, (_, slot) => slot);
+  await writeSlots(tx, 'inventory', 'slot', characterId, inventorySlots, (slot) => before.inventory[slot as number] ?? null, (slot) => after.inventory[slot as number] ?? null);
+  await writeSlots(tx, 'equipment', 'slot_type', characterId, [...EQUIPMENT_SLOTS], (slot) => before.equipment[slot as EquipmentSlot] ?? null, (slot) => after.equipment[slot as EquipmentSlot] ?? null);
+}
+
+/**
+ * Writes the changed slots of one container table in at most two statements: one delete for the slots that
+ * emptied and one multi-row upsert for the slots that changed (a swap's round trips, not its slots, cost).
+ */
+async function writeSlots(
+  tx: SqlEntityManager,
+  table: 'inventory' | 'equipment',
+  slotColumn: 'slot' | 'slot_type',
+  characterId: string,
+  slots: ReadonlyArray<number | string>,
+  was: (slot: number | string) => InventoryItem | null,
+  now: (slot: number | string) => InventoryItem | null,
+): Promise<void> {
+  const emptied: Array<number | string> = [];
+  const changed: Array<[number | string, InventoryItem]> = [];
+  for (const slot of slots) {
+    const after = now(slot);
+    if (sameItem(was(slot), after)) continue;
+    if (after === null) emptied.push(slot);
+    else changed.push([slot, after]);
   }
-  for (const slotType of EQUIPMENT_SLOTS) {
-    const was = before.equipment[slotType] ?? null;
-    const now = after.equipment[slotType] ?? null;
-    if (sameItem(was, now)) continue;
-    if (now === null) {
-      await tx.execute('delete from equipment where character_id = ? and slot_type = ?', [characterId, slotType]);
-    } else {
-      await tx.execute(
-        `insert into equipment (character_id, slot_type, item_id, quantity, metadata) values (?, ?, ?, ?, ?)
-         on conflict (character_id, slot_type) do update set item_id = excluded.item_id, quantity = excluded.quantity, metadata = excluded.metadata`,
-        [characterId, slotType, now.itemId, now.quantity, now.metadata ? JSON.stringify(now.metadata) : null],
-      );
-    }
+  if (emptied.length > 0) {
+    await tx.execute(`delete from ${table} where character_id = ? and ${slotColumn} in (${emptied.map(() => '?').join(', ')})`, [characterId, ...emptied]);
+  }
+  if (changed.length > 0) {
+    await tx.execute(
+      `insert into ${table} (character_id, ${slotColumn}, item_id, quantity, metadata) values ${changed.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+       on conflict (character_id, ${slotColumn}) do update set item_id = excluded.item_id, quantity = excluded.quantity, metadata = excluded.metadata`,
+      changed.flatMap(([slot, item]) => [characterId, slot, item.itemId, item.quantity, item.metadata ? JSON.stringify(item.metadata) : null]),
+    );
   }
 }
 
