@@ -5,7 +5,7 @@
  * Run: node loadtest/baseline/bare-server.ts <port>
  */
 import http from 'node:http';
-import { Room, Server, type Client } from '@colyseus/core';
+import { matchMaker, Room, Server, type Client } from '@colyseus/core';
 import { StateView } from '@colyseus/schema';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -93,4 +93,6 @@ const server = new Server({
 });
 server.define('world', BareWorldRoom);
 await server.listen(port, '127.0.0.1');
+// Like the game, one world room exists from the start; bots join it.
+await matchMaker.createRoom('world', {});
 process.on('SIGTERM', () => process.exit(0));
