@@ -6,7 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { AuditedOffer } from '../../src/db/entities/trade-audit.ts';
 import type { Logger } from '../../src/logger.ts';
-import type { Offer } from './offer-rules.ts';
+import type { Offer } from '../../src/game/trade.ts';
 
 export type TradeStep =
   | 'request' | 'request_expired' | 'respond' | 'start' | 'add' | 'remove' | 'accept' | 'confirm'

@@ -20,7 +20,7 @@ import { logTradeStep, writeTradeAudit } from './audit.ts';
 import {
   addToOffer, mergeReceived, offerValue, reconcileOffer, removeFromOffer, swapOffers,
   type Offer, type OfferRemoval, type SwapResult,
-} from './offer-rules.ts';
+} from '../../src/game/trade.ts';
 
 export type TradeScreen = 'offer' | 'confirm' | 'completing' | 'completed' | 'cancelled';
 

@@ -1,95 +1,72 @@
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
-import { inventoryTotals, type Inventory } from '../../src/game/inventory.ts';
+import { emptyInventory, type Inventory } from '../../src/game/inventory.ts';
 import { MAX_STACK } from '../../src/game/quantity.ts';
-import { totalsOf } from '../../src/game/totals.ts';
-import { offerItem, offerValue, swapOffers, withdrawOffer, type TradeOffer } from '../../src/game/trade.ts';
-import { ITEMS, filledWithLogs, frozen, inventoryOf } from './support/fixtures.ts';
-import { expectCode, expectOk } from './support/results.ts';
+import { MAX_TRADE_ENTRIES, addToOffer, reconcileOffer, removeFromOffer, swapOffers, type Offer } from '../../src/game/trade.ts';
+import type { ItemDefinitions } from '../../src/game/items.ts';
+import { bundledData } from './support/bundled-data.ts';
 
-describe('trade', () => {
-  describe('offers', () => {
-    const inventory = frozen(inventoryOf([0, 'coins', 100], [1, 'logs', 1], [2, 'logs', 1], [3, 'locket', 1]));
+let items: ItemDefinitions;
 
-    it('adds from a slot, merges per item and clamps to what is held', () => {
-      let offer: TradeOffer = [];
-      offer = expectOk(offerItem(offer, inventory, ITEMS, 0, 40));
-      offer = expectOk(offerItem(offer, inventory, ITEMS, 0, 100));
-      offer = expectOk(offerItem(offer, inventory, ITEMS, 1, 5));
-      assert.deepEqual(offer, [{ itemId: 'coins', quantity: 100 }, { itemId: 'logs', quantity: 2 }]);
-      expectCode(offerItem(offer, inventory, ITEMS, 0, 1), 'NOT_ENOUGH_ITEMS');
-      expectCode(offerItem(offer, inventory, ITEMS, 3, 1), 'UNTRADEABLE');
-      expectCode(offerItem(offer, inventory, ITEMS, 4, 1), 'EMPTY_SLOT');
-      expectCode(offerItem(offer, inventory, ITEMS, 0, 0), 'INVALID_QUANTITY');
-      assert.equal(offerValue(offer, ITEMS), 108);
-    });
+function inventory(slots: Record<number, { itemId: string; quantity: number; metadata?: Record<string, string> }>, size = 28): Inventory {
+  const inv = [...emptyInventory(size)];
+  for (const [slot, item] of Object.entries(slots)) inv[Number(slot)] = item;
+  return inv;
+}
 
-    it('takes items back out of an offer', () => {
-      const offer: TradeOffer = [{ itemId: 'coins', quantity: 100 }, { itemId: 'logs', quantity: 2 }];
-      assert.deepEqual(expectOk(withdrawOffer(offer, 'coins', 30)), [{ itemId: 'coins', quantity: 70 }, { itemId: 'logs', quantity: 2 }]);
-      assert.deepEqual(expectOk(withdrawOffer(offer, 'logs', 9)), [{ itemId: 'coins', quantity: 100 }]);
-      expectCode(withdrawOffer(offer, 'gem', 1), 'NOT_OFFERED');
-    });
+describe('trade offer rules (pure)', () => {
+  before(async () => {
+    items = (await bundledData()).itemsById;
   });
 
-  describe('swap', () => {
-    it('swaps both offers, using the slots freed by what each gives', () => {
-      const a = frozen(filledWithLogs(27, inventoryOf([27, 'coins', 500])));
-      const b = frozen(inventoryOf([0, 'gem', 1], [1, 'gem', 1], [2, 'coins', 10]));
-      const done = expectOk(swapOffers(a, [{ itemId: 'coins', quantity: 500 }], b, [{ itemId: 'gem', quantity: 1 }], ITEMS));
-      assert.equal(inventoryTotals(done.a).get('gem'), 1);
-      assert.equal(inventoryTotals(done.a).get('coins'), undefined);
-      assert.equal(inventoryTotals(done.b).get('coins'), 510);
-      assert.deepEqual(done.receivedByA, [{ itemId: 'gem', quantity: 1 }]);
-    });
+  it('refuses a 29th entry (an inventory larger than the window, to reach the guard)', () => {
+    const big = inventory(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [i, { itemId: 'logs', quantity: 1 }])), 30);
+    let offer: Offer = [];
+    for (let slot = 0; slot < MAX_TRADE_ENTRIES; slot++) {
+      const added = addToOffer(offer, big, items, slot, 1);
+      assert.ok(added.ok);
+      offer = added.value;
+    }
+    const refused = addToOffer(offer, big, items, 28, 1);
+    assert.equal(refused.ok ? 'ok' : refused.code, 'TRADE_FULL');
+  });
 
-    it('carries metadata across', () => {
-      const a = frozen([{ itemId: 'gem', quantity: 1, metadata: { cut: true } }, ...inventoryOf().slice(1)]);
-      const done = expectOk(swapOffers(a, [{ itemId: 'gem', quantity: 1 }], inventoryOf(), [], ITEMS));
-      assert.deepEqual(done.b[0], { itemId: 'gem', quantity: 1, metadata: { cut: true } });
-    });
+  it('never offers more than a slot holds, across repeated adds; rejects fractions and zero', () => {
+    const inv = inventory({ 0: { itemId: 'coins', quantity: 10 } });
+    const first = addToOffer([], inv, items, 0, 7);
+    assert.ok(first.ok);
+    const second = addToOffer(first.value, inv, items, 0, 4);
+    assert.equal(second.ok ? 'ok' : second.code, 'NOT_ENOUGH_ITEMS');
+    for (const quantity of [0, 0.5, -1, Number.NaN, Infinity]) {
+      const r = addToOffer([], inv, items, 0, quantity);
+      assert.equal(r.ok ? 'ok' : r.code, 'INVALID_QUANTITY');
+    }
+    const removed = removeFromOffer(first.value, 0, 2);
+    assert.ok(removed.ok);
+    assert.deepEqual(removed.value.removal, { tradeSlot: 0, inventorySlot: 0, itemId: 'coins', quantity: 2, remaining: 5 });
+  });
 
-    it('refuses all of it when either side cannot hold what it receives, naming the side', () => {
-      const a = frozen(filledWithLogs(28));
-      const b = frozen(inventoryOf([0, 'gem', 1], [1, 'gem', 1]));
-      const refused = swapOffers(a, [{ itemId: 'logs', quantity: 1 }], b, [{ itemId: 'gem', quantity: 2 }], ITEMS);
-      assert.ok(!refused.ok);
-      assert.deepEqual([refused.code, 'side' in refused && refused.side], ['INVENTORY_FULL', 'a']);
-      const rich = frozen(inventoryOf([0, 'coins', MAX_STACK]));
-      const overflow = swapOffers(inventoryOf([0, 'coins', 1]), [{ itemId: 'coins', quantity: 1 }], rich, [], ITEMS);
-      assert.ok(!overflow.ok && overflow.code === 'STACK_LIMIT' && 'side' in overflow && overflow.side === 'b');
-    });
+  it('swap: freed slots count once, stackables merge, metadata travels, overflow is refused', () => {
+    const a = inventory({ 0: { itemId: 'bronze_sword', quantity: 1, metadata: { crafter: 'x' } }, 1: { itemId: 'coins', quantity: 5 } });
+    const bSlots = Object.fromEntries(Array.from({ length: 27 }, (_, i) => [i, { itemId: 'logs', quantity: 1 }]));
+    const b = inventory({ ...bSlots, 27: { itemId: 'coins', quantity: 1 } });
+    const swapped = swapOffers(a, [{ inventorySlot: 0, itemId: 'bronze_sword', quantity: 1, metadata: { crafter: 'x' } }, { inventorySlot: 1, itemId: 'coins', quantity: 5 }], b, [{ inventorySlot: 3, itemId: 'logs', quantity: 1 }], items);
+    assert.ok(swapped.ok);
+    assert.deepEqual(swapped.value.b[3], { itemId: 'bronze_sword', quantity: 1, metadata: { crafter: 'x' } });
+    assert.deepEqual(swapped.value.b[27], { itemId: 'coins', quantity: 6 });
+    const noRoom = swapOffers(a, [{ inventorySlot: 0, itemId: 'bronze_sword', quantity: 1, metadata: { crafter: 'x' } }], b, [], items);
+    assert.equal(noRoom.ok ? 'ok' : noRoom.code, 'INVENTORY_FULL');
+    const rich = inventory({ 0: { itemId: 'coins', quantity: MAX_STACK } });
+    const overflow = swapOffers(a, [{ inventorySlot: 1, itemId: 'coins', quantity: 1 }], rich, [], items);
+    assert.equal(overflow.ok ? 'ok' : overflow.code, 'STACK_LIMIT');
+  });
 
-    it('re-validates offers: items gone or untradeable are refused', () => {
-      const a = frozen(inventoryOf([0, 'coins', 10], [1, 'locket', 1]));
-      expectCode(swapOffers(a, [{ itemId: 'coins', quantity: 11 }], inventoryOf(), [], ITEMS), 'NOT_ENOUGH_ITEMS');
-      expectCode(swapOffers(a, [{ itemId: 'locket', quantity: 1 }], inventoryOf(), [], ITEMS), 'UNTRADEABLE');
-    });
-
-    it('conserves every item, whether it succeeds or not', () => {
-      const ids = ['coins', 'feather', 'logs', 'shrimp', 'gem'];
-      const inv = fc.array(fc.option(fc.constantFrom(...ids), { nil: null }), { minLength: 28, maxLength: 28 }).map((slots): Inventory => {
-        const seen = new Set<string>();
-        return slots.map((id) => {
-          if (id === null) return null;
-          if (ITEMS.get(id)!.stackable) {
-            if (seen.has(id)) return null;
-            seen.add(id);
-            return { itemId: id, quantity: 50 };
-          }
-          return { itemId: id, quantity: 1 };
-        });
-      });
-      const offer = fc.uniqueArray(fc.record({ itemId: fc.constantFrom(...ids), quantity: fc.integer({ min: 1, max: 30 }) }), { selector: (o) => o.itemId, maxLength: 4 });
-      fc.assert(
-        fc.property(inv, inv, offer, offer, (a, b, offerA, offerB) => {
-          const before = totalsOf(a, b);
-          const result = swapOffers(a, offerA, b, offerB, ITEMS);
-          if (result.ok) assert.deepEqual(totalsOf(result.value.a, result.value.b), before);
-          assert.deepEqual(totalsOf(a, b), before);
-        }),
-        { numRuns: 300 },
-      );
-    });
+  it('re-validation: a changed slot refuses the swap; reconcile trims the offer', () => {
+    const a = inventory({ 0: { itemId: 'coins', quantity: 3 } });
+    const offer: Offer = [{ inventorySlot: 0, itemId: 'coins', quantity: 5 }, { inventorySlot: 1, itemId: 'logs', quantity: 1 }];
+    const refused = swapOffers(a, offer, emptyInventory(), [], items);
+    assert.equal(refused.ok ? 'ok' : refused.code, 'ITEM_CHANGED');
+    const trimmed = reconcileOffer(offer, a, items);
+    assert.deepEqual(trimmed.offer, [{ inventorySlot: 0, itemId: 'coins', quantity: 3 }]);
+    assert.deepEqual(trimmed.removals.map((r) => [r.itemId, r.quantity, r.remaining]), [['coins', 2, 3], ['logs', 1, 0]]);
   });
 });

@@ -1,21 +1,12 @@
 /** Runs the real server as a child process (`node src/start.js`) for start-up, signal and crash tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../loadtest/lib/server-process.ts';
+
+export { freePort };
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ServerProcess {
   readonly child: ChildProcess;

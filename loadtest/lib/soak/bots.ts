@@ -388,6 +388,7 @@ export async function shopperLoop(state: ShopperState, ctx: SoakContext, rnd: ()
   const T = ctx.opTimeoutMs;
   let prices = new Map<string, { buyPrice: number; sellPrice: number }>();
   for (let round = 0; round < 1_000_000 && Date.now() < ctx.stopAt; round++) {
+    await sleep(5); // leave the server's CPU mostly to the traders
     if (!bot.online(ctx)) {
       await bot.disconnect();
       if (!(await bot.connect(ctx, 0))) break;
