@@ -4,13 +4,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenService } from '../../../src/auth/tokens.ts';
 import { openDatabase, type Database } from '../../../src/db/database.ts';
 import { seededRandom } from '../seed.ts';
+import { freePort } from '../server-process.ts';
 import { Bot, shopperLoop, traderPairLoop, inFlightExplains, type ShopperState, type SoakContext } from './bots.ts';
 import {
   addTotals, auditRows, coinMirrorMismatches, deathRows, itemsTotals, ledgerOf, sameTotals, seedCharacters, sortedTotals, sumTotals,
@@ -59,17 +59,6 @@ export interface SoakReport {
   shoppersAfter: Totals;
   violations: string[];
   ok: boolean;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface Child {
