@@ -104,7 +104,6 @@ export interface GoalCapabilities {
 
 export const DEFAULT_CAPABILITIES: GoalCapabilities = {
   unavailable: {
-    gather: 'resource gathering is not part of the world yet; the goal will run once gathering lands',
     train_skill: 'skill training needs gathering or combat, which are not part of the world yet',
     kill: 'combat is not part of the world yet',
     bank_inventory: 'banking is not part of the world yet',

@@ -28,6 +28,8 @@ import {
 } from './goals.ts';
 import { destinationIn, distanceToRect, insideRect, waypointToward, type Tile } from './planning.ts';
 import { forwardToAgentService } from './remote.ts';
+import { countItem, freeSlotCount } from '../game/inventory.ts';
+import { activityOf } from '../../rooms/world/features/skills/activity.ts';
 import { worldOf, type AgentWorld } from './world-link.ts';
 
 /** Ticks an agent idles after its goal ended before it picks the next one itself. */
@@ -35,6 +37,8 @@ export const AUTO_SELECT_DELAY_TICKS = 3;
 /** Move targets tried per plan, farthest first (each ≤ the 64-tile move cap with the walkable-tile search). */
 const STEP_SIZES = [48, 24, 12, 6];
 const MAX_PLAN_FAILURES = 8;
+/** How far a gather goal looks for a node that yields its item (tiles, Chebyshev). */
+const GATHER_SEARCH_RADIUS = 48;
 const RECENT_GOALS = 5;
 export const MAX_AGENT_NAME = 40;
 
@@ -47,6 +51,8 @@ export interface AgentRuntime {
   recentGoals: Goal[];
   idleTicks: number;
   plan: { destination: Tile; startDistance: number; failures: number } | undefined;
+  /** A gather goal's count of the item when it started, and its failed attempts to start gathering. */
+  gather: { goalId: string; baseline: number; failures: number } | undefined;
   busy: boolean;
 }
 
@@ -319,6 +325,7 @@ export class AgentService {
         continue;
       }
       if (goal.spec.type === 'travel') this.stepTravel(world, runtime, goal, player);
+      else if (goal.spec.type === 'gather') this.stepGather(world, runtime, goal, player);
       else this.finish(runtime, 'failed', DEFAULT_CAPABILITIES.unavailable[goal.spec.type] ?? 'the executor cannot pursue this goal');
     }
   }
@@ -370,7 +377,7 @@ export class AgentService {
     if (known) return known;
     const runtime: AgentRuntime = {
       agentId: agent.id, accountId: agent.accountId, characterId: agent.characterId, goalsPaused: agent.goalsPaused,
-      goal: null, recentGoals: [], idleTicks: 0, plan: undefined, busy: false,
+      goal: null, recentGoals: [], idleTicks: 0, plan: undefined, gather: undefined, busy: false,
     };
     const stored = agent.goal as StoredGoal | null;
     const spec = stored ? GoalSpec.safeParse(stored.spec) : undefined;
@@ -487,6 +494,47 @@ export class AgentService {
     if (distance === 0 && player.path.length === 0) return this.finish(runtime, 'completed', null);
     if (player.lock) return this.touch(goal, 'active', `waiting: the interface is held by a ${player.lock}`);
     if (player.path.length === 0) this.replan(world, runtime, player);
+  }
+
+  /**
+   * Gathers until the character holds `quantity` more of the item than when the goal started: picks the nearest
+   * node that yields it and is not depleted, and asks the room to gather it (player:action on the character's
+   * connection — the gathering feature walks there, rolls each tick and stops on a full inventory or depletion).
+   */
+  private stepGather(world: AgentWorld, runtime: AgentRuntime, goal: Goal, player: OnlinePlayer): void {
+    if (goal.spec.type !== 'gather') return;
+    const { skill, itemId, quantity } = goal.spec;
+    const held = countItem(player.containers.inventory, itemId);
+    if (runtime.gather?.goalId !== goal.id) runtime.gather = { goalId: goal.id, baseline: held, failures: 0 };
+    const gathered = Math.max(0, held - runtime.gather.baseline);
+    goal.progress = { current: gathered, target: quantity, unit: 'items', percent: Math.min(100, Math.round((gathered / quantity) * 100)) };
+    if (gathered >= quantity) return this.finish(runtime, 'completed', null);
+    const stackable = world.data.itemsById.get(itemId)?.stackable ?? false;
+    if (freeSlotCount(player.containers.inventory) === 0 && !(stackable && held > 0)) {
+      return this.finish(runtime, 'failed', 'the inventory is full');
+    }
+    if (activityOf(player)?.kind === 'gather') return this.touch(goal, 'active', null);
+    if (player.lock) return this.touch(goal, 'active', `waiting: the interface is held by a ${player.lock}`);
+    const yielding = new Set(world.data.gathering[skill].filter((action) => action.outputs.some((o) => o.itemId === itemId)).map((a) => a.resourceId));
+    let nearest: { id: string; distance: number } | undefined;
+    world.grid.forEachNear(player.x, player.z, GATHER_SEARCH_RADIUS, (entity) => {
+      if (entity.kind !== 'resource') return;
+      const node = entity as unknown as { id: string; x: number; z: number; state: { resourceId: string; depleted: boolean } };
+      if (!yielding.has(node.state.resourceId) || node.state.depleted) return;
+      const distance = Math.max(Math.abs(node.x - player.x), Math.abs(node.z - player.z));
+      if (!nearest || distance < nearest.distance) nearest = { id: node.id, distance };
+    });
+    if (!nearest) return this.touch(goal, 'waiting', `no ${itemId} to gather within ${GATHER_SEARCH_RADIUS} tiles right now (depleted nodes respawn)`);
+    const gather = runtime.gather;
+    runtime.busy = true;
+    world.dispatch(player.client, 'player:action', { action: 'gather', targetId: nearest.id })
+      .then(() => {
+        if (activityOf(player)?.kind === 'gather') gather.failures = 0;
+        else gather.failures += 1;
+        if (gather.failures >= MAX_PLAN_FAILURES && runtime.gather === gather) this.finish(runtime, 'failed', `cannot gather ${itemId} (level, tool or reach)`);
+      })
+      .catch((error: unknown) => this.logger.error({ err: error, agentId: runtime.agentId }, 'agent gather failed'))
+      .finally(() => { runtime.busy = false; });
   }
 
   /** Asks the room to walk toward the destination, through the player:move handler on the character's connection. */

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { worldOf } from '../../src/agents/world-link.ts';
+import { runItemTransaction } from '../../src/db/item-transaction.ts';
 import { jsonPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
@@ -145,9 +147,37 @@ describe('Agent goal control in the world @db', () => {
     assert.equal(again.status, 201);
   });
 
-  it.skip('a "chop 5 logs" goal completes through real gathering — pending: resource gathering is not part of the world yet (the goal type exists and answers 409 GOAL_UNAVAILABLE)', () => {
-    // Enable once the world handles gathering: POST goal {type:'gather', skill:'woodcutting', itemId:'logs', quantity:5}
-    // and wait for the goal to complete with 5 logs in /api/player/inventory.
+  it('a "chop 5 logs" goal completes through real gathering (player:action on the character\'s connection)', async function () {
+    this.timeout(90_000);
+    // Woodcutting rolls always succeed; the four trees nearby each give one log and then respawn (30 ticks).
+    setSkillsRng(() => 0);
+    try {
+      const owner = await accountWithCharacter(server, { x: 74, z: 100 });
+      await runItemTransaction(server.context.db, [owner.characterId], async (_tx, loaded) => {
+        const inventory = [...loaded.get(owner.characterId)!.inventory];
+        inventory[0] = { itemId: 'bronze_hatchet', quantity: 1 };
+        return { value: null, write: new Map([[owner.characterId, { ...loaded.get(owner.characterId)!, inventory }]]) };
+      });
+      const socket = await jsonPlayer(server, owner, owner.characterId);
+      sockets.push(socket);
+      const { agentId } = await registerAgent(server, owner.token, owner.characterId);
+      const set = await call(server, 'POST', `/api/agents/${agentId}/goal`, owner.token, { type: 'gather', skill: 'woodcutting', itemId: 'logs', quantity: 5 });
+      assert.equal(set.status, 200);
+      const goalId = set.body.goal.id;
+      // The room's gathering feature answered the character's connection: it is the real rule doing the work.
+      await socket.waitFor('gather:success', () => true, 20_000);
+      const done = await eventually(async () => {
+        const state = await call(server, 'GET', `/api/agents/${agentId}/goal`, owner.token);
+        return [state.body.goal, ...state.body.recentGoals].find((g) => g?.id === goalId && g.endedAt) ?? undefined;
+      }, 75_000, 'the gather goal to end');
+      assert.equal(done.status, 'completed');
+      assert.deepEqual(done.progress, { current: 5, target: 5, unit: 'items', percent: 100 });
+      const inventory = await call(server, 'GET', `/api/player/inventory?characterId=${owner.characterId}`, owner.token);
+      const logs = JSON.stringify(inventory.body).match(/"logs"/g)?.length ?? 0;
+      assert.ok(logs >= 5, `5 logs in the inventory (${JSON.stringify(inventory.body).slice(0, 300)})`);
+    } finally {
+      setSkillsRng(Math.random);
+    }
   });
 });
 

@@ -118,7 +118,8 @@ const ENDPOINTS: Endpoint[] = [
     check: ({ body }) => {
       assert.deepEqual(Object.keys(body).filter((k) => ['success', 'goal', 'goalsPaused', 'availableGoals'].includes(k)).sort(), ['availableGoals', 'goal', 'goalsPaused', 'success']);
       assert.ok(body.availableGoals.some((g: { id: string; available: boolean }) => g.id === 'travel:brackenford_bank' && g.available));
-      assert.ok(body.availableGoals.some((g: { type: string; available: boolean }) => g.type === 'gather' && !g.available));
+      assert.ok(body.availableGoals.some((g: { type: string; available: boolean }) => g.type === 'gather' && g.available));
+      assert.ok(body.availableGoals.some((g: { type: string; available: boolean }) => g.type === 'kill' && !g.available));
     } },
   { method: 'POST', path: '/api/agents/{agent}/goal', body: { goalId: 'travel:brackenford_bank' }, ok: 200, agentScope: true, foreign: 'AGENT_NOT_OWNED',
     notFound: { body: { type: 'travel', areaId: 'atlantis' }, code: 'AREA_NOT_FOUND' }, invalid: { body: { type: 'teleport' } },
@@ -288,9 +289,8 @@ describe('REST API endpoints @db', () => {
       assertProblem(await call(server, 'POST', '/api/agent', a.token, { characterId: a.characterId }), 409, 'AGENT_ALREADY_REGISTERED');
     });
 
-    it('goals that need gathering, combat or banking are 409 GOAL_UNAVAILABLE', async () => {
-      const gather = await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { type: 'gather', skill: 'woodcutting', itemId: 'logs', quantity: 5 });
-      assertProblem(gather, 409, 'GOAL_UNAVAILABLE');
+    it('goals the executor cannot pursue yet (combat, banking) are 409 GOAL_UNAVAILABLE; unknown targets 404', async () => {
+      assertProblem(await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { type: 'bank_inventory' }), 409, 'GOAL_UNAVAILABLE');
       assertProblem(await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { type: 'gather', skill: 'woodcutting', itemId: 'raw_shrimp', quantity: 5 }), 404, 'ITEM_NOT_GATHERABLE');
       assertProblem(await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { goalId: 'nope' }), 404, 'GOAL_NOT_FOUND');
     });
