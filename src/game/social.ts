@@ -125,8 +125,9 @@ export function privateMessage(sender: SocialLists, recipient: SocialLists, text
   return sanitizeChat(text);
 }
 
-// Bidirectional-text controls and invisible marks that can disguise a message; zero-width joiners stay (emoji).
-const DISGUISE = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\ufeff]/g;
+// Bidirectional-text controls, invisible marks and private-use glyphs that can disguise a message; zero-width
+// joiners (emoji sequences) and non-joiners (scripts that need them) stay.
+const DISGUISE = /[\u200b\u200e\u200f\u2060\u061c\u202a-\u202e\u2066-\u2069\ufeff\p{Co}]/gu;
 const CONTROL = /\p{Cc}/gu;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 

@@ -123,6 +123,7 @@ describe('social', () => {
       assert.equal(expectOk(sanitizeChat('caf\u0065\u0301')), 'café');
       assert.equal(expectOk(sanitizeChat('a\ud800b')), 'ab');
       assert.equal(expectOk(sanitizeChat('👨‍👩‍👧 ok')), '👨‍👩‍👧 ok');
+      assert.equal(expectOk(sanitizeChat('a\u200bb\u2060c\ue000d')), 'abcd', 'zero-width spaces, word joiners and private-use glyphs go');
     });
 
     it('refuses empty, too long and non-text messages', () => {

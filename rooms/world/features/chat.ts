@@ -1,23 +1,15 @@
 /** `player:chat`: sanitised public chat to players in range, a per-player rate limit, ignore lists, slash commands. */
 import { z } from 'zod';
+import { MAX_CHAT_LENGTH, sanitizeChat } from '../../../src/game/social.ts';
 import { GameError } from '../../game-error.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import type { WorldApi, WorldFeature } from '../world-api.ts';
 
-export const CHAT_MAX_LENGTH = 200;
 /** At most CHAT_BURST messages in any CHAT_WINDOW_MS. */
 export const CHAT_BURST = 5;
 export const CHAT_WINDOW_MS = 5_000;
 
-export const ChatRequest = z.object({ message: z.string().max(4 * CHAT_MAX_LENGTH) }).strict();
-
-/** Removes control and formatting characters, folds white space; refuses empty or over-long text. */
-export function sanitizeChat(raw: string): string {
-  const text = raw.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu, '').replace(/\s+/gu, ' ').trim();
-  if (text.length === 0) throw new GameError('EMPTY_MESSAGE', 'The message is empty');
-  if (text.length > CHAT_MAX_LENGTH) throw new GameError('MESSAGE_TOO_LONG', `Messages are at most ${CHAT_MAX_LENGTH} characters`);
-  return text;
-}
+export const ChatRequest = z.object({ message: z.string().max(4 * MAX_CHAT_LENGTH) }).strict();
 
 /** Sliding-window limiter for one player's chat. */
 export class ChatLimiter {
@@ -41,7 +33,10 @@ export interface ChatMessage {
 }
 
 function sayPublicly(world: WorldApi, speaker: OnlinePlayer, raw: string): void {
-  const message = sanitizeChat(raw);
+  // The same clean-up as private messages (src/game/social.ts).
+  const cleaned = sanitizeChat(raw);
+  if (!cleaned.ok) throw new GameError(cleaned.code, cleaned.message);
+  const message = cleaned.value;
   speaker.chatLimiter.admit(Date.now());
   const chat: ChatMessage = {
     fromId: speaker.id, fromName: speaker.name, message, channel: 'public', timestamp: new Date().toISOString(),
