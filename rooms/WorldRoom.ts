@@ -84,12 +84,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     try {
       let character: Character;
       if (options.createCharacter !== undefined) {
-        const name = (options.createCharacter as { name?: unknown } | null)?.name;
-        character = await createCharacter(db.em, identity.accountId, name);
+        character = await createCharacter(db.em, gameContext().data!, identity.accountId, options.createCharacter);
       } else if (typeof options.characterId === 'string' && options.characterId.length <= 64) {
         character = await loadOwnedCharacter(db.em, identity.accountId, options.characterId);
       } else {
-        throw new GameError('INVALID_REQUEST', 'Join with { characterId } or { createCharacter: { name } }');
+        throw new GameError('INVALID_REQUEST', 'Join with { characterId } or { createCharacter: { name, templateId? } }');
       }
       if (identity.characterId !== undefined && identity.characterId !== character.id) {
         throw new GameError('CHARACTER_NOT_OWNED', 'This token is bound to another character');

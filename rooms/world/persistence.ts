@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { Character, PlayerSession, IgnoreEntry } from '../../src/db/entities/index.ts';
-import { checkCharacterName } from '../../src/game/character-name.ts';
+import { CharacterCreationRefused, createCharacter as createCharacterRow } from '../../src/db/character-creation.ts';
+import type { GameData } from '../../src/manifests/game-data.ts';
 import { GameError } from '../game-error.ts';
 
 export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string, characterId: string): Promise<Character> {
@@ -15,22 +16,16 @@ export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string
   return character;
 }
 
-export async function createCharacter(em: SqlEntityManager, accountId: string, rawName: unknown): Promise<Character> {
-  const check = checkCharacterName(rawName);
-  if (!check.ok) throw new GameError(check.code, check.message);
-  const fork = em.fork();
-  const taken = await fork.count(Character, { name: { $ilike: check.name } });
-  if (taken > 0) throw new GameError('NAME_TAKEN', 'That name is taken');
-  const character = fork.create(Character, { id: randomUUID(), accountId, name: check.name });
+/** Creates a character through the one creation path (name rule, account limit, optional starting kit). */
+export async function createCharacter(em: SqlEntityManager, data: GameData, accountId: string, request: unknown): Promise<Character> {
+  const { name, templateId } = (request ?? {}) as { name?: unknown; templateId?: unknown };
+  if (templateId !== undefined && typeof templateId !== 'string') throw new GameError('INVALID_REQUEST', 'templateId must be a string');
   try {
-    await fork.flush();
+    return await createCharacterRow(em, data, { accountId, name, templateId });
   } catch (error) {
-    if ((error as { code?: string }).code === '23505' || /unique/i.test(String(error))) {
-      throw new GameError('NAME_TAKEN', 'That name is taken');
-    }
+    if (error instanceof CharacterCreationRefused) throw new GameError(error.code, error.message);
     throw error;
   }
-  return character;
 }
 
 export async function startSession(em: SqlEntityManager, characterId: string, accountId: string): Promise<string> {

@@ -35,6 +35,28 @@ describe('the /ws JSON channel @db', function () {
     client.close();
   });
 
+  it('creates characters on entering through the same path as REST: starting kit and the per-account limit', async () => {
+    const kitted = await anonymousAccount(server);
+    const client = await JsonWsClient.connect(server.wsUrl);
+    client.send('authenticate', { token: kitted.token });
+    await client.waitFor('authResult');
+    client.send('world:enter', { createCharacter: { name: `K${Date.now() % 1e8}`, templateId: 'wanderer' } });
+    const sync = await client.waitFor('player:sync');
+    assert.equal(sync.data.inventory[0]?.itemId, 'bronze_hatchet');
+    client.close();
+
+    const full = await anonymousAccount(server);
+    for (let i = 0; i < 10; i++) await createCharacterRow(server, full.accountId);
+    const refused = await JsonWsClient.connect(server.wsUrl);
+    refused.send('authenticate', { token: full.token });
+    await refused.waitFor('authResult');
+    refused.send('world:enter', { createCharacter: { name: `L${Date.now() % 1e8}` } });
+    assert.equal((await refused.waitFor('error')).data.code, 'CHARACTER_LIMIT');
+    refused.send('world:enter', { createCharacter: { name: `M${Date.now() % 1e8}`, templateId: 'nobody' } });
+    assert.equal((await refused.next('error')).data.code, 'TEMPLATE_NOT_FOUND');
+    refused.close();
+  });
+
   it('closes with 4001 when no authenticate arrives in time', async () => {
     const client = await JsonWsClient.connect(server.wsUrl);
     const { code } = await client.closed;

@@ -9,24 +9,22 @@
  *   DELETE /api/character/:characterId             delete it (not while it is in the world)
  *   POST   /api/character/:characterId/select      make it the active character; returns a token bound to it
  */
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { assertMayActAs, assertOwnsCharacter } from '../../auth/accounts.ts';
 import { authServiceOf } from '../../auth/middleware.ts';
 import type { GameContext } from '../../context.ts';
-import { Character, EquipmentSlot, InventorySlot, PlayerProfile } from '../../db/entities/index.ts';
+import { CharacterCreationRefused, createCharacter } from '../../db/character-creation.ts';
+import { SKILLS, type Skill } from '../../game/skills.ts';
+import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOf } from '../../agents/world-link.ts';
 import { insideRect } from '../../agents/planning.ts';
-import { checkCharacterName } from '../../game/character-name.ts';
-import { combatLevel, SKILLS, startingLevels, xpForLevel, type Skill } from '../../game/skills.ts';
 import { requestAddress } from '../limits/client-address.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, IdParam, NoQuery, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
 import { activeCharacterId, CharacterSummary, summarize } from './player-world.ts';
 
 /** Characters one account may hold. */
-export const MAX_CHARACTERS_PER_ACCOUNT = 10;
 
 const CharacterParams = z.object({ characterId: IdParam }).strict();
 
@@ -143,33 +141,14 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     errors: [400, 404, 409],
     errorCodes: { 400: ['VALIDATION_FAILED', 'INVALID_NAME'], 404: ['TEMPLATE_NOT_FOUND'], 409: ['NAME_TAKEN', 'CHARACTER_LIMIT'] },
   }, async ({ res, identity, body }) => {
-    const check = checkCharacterName(body.name);
-    if (!check.ok) throw new HttpProblem(400, 'INVALID_NAME', check.message);
-    const template = body.templateId !== undefined ? context.data?.templatesById.get(body.templateId) : undefined;
-    if (body.templateId !== undefined && !template) throw new HttpProblem(404, 'TEMPLATE_NOT_FOUND', `no template "${body.templateId}"`);
-    const fork = em();
-    if (await fork.count(Character, { accountId: identity.accountId }) >= MAX_CHARACTERS_PER_ACCOUNT) {
-      throw new HttpProblem(409, 'CHARACTER_LIMIT', `an account holds at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
-    }
-    if (await fork.count(Character, { name: { $ilike: check.name } }) > 0) throw new HttpProblem(409, 'NAME_TAKEN', 'that name is taken');
-    const id = randomUUID();
+    let created: Character;
     try {
-      await fork.transactional(async (tx) => {
-        const levels: Record<Skill, number> = { ...startingLevels() };
-        for (const [skill, level] of Object.entries(template?.skills ?? {}) as Array<[Skill, number]>) levels[skill] = Math.max(levels[skill], level);
-        const skillColumns = Object.fromEntries(SKILLS.flatMap((s) => [[`${s}Level`, levels[s]], [`${s}Xp`, xpForLevel(levels[s])]]));
-        tx.create(Character, { id, accountId: identity.accountId, name: check.name, ...skillColumns, combatLevel: combatLevel(levels) });
-        template?.inventory.forEach((stack, slot) => tx.create(InventorySlot, { characterId: id, slot, itemId: stack.itemId, quantity: stack.quantity }));
-        for (const [slotType, itemId] of Object.entries(template?.equipment ?? {})) {
-          if (itemId) tx.create(EquipmentSlot, { characterId: id, slotType, itemId, quantity: 1 });
-        }
-      });
+      created = await createCharacter(em(), context.data, { accountId: identity.accountId, name: body.name, templateId: body.templateId });
     } catch (error) {
-      if ((error as { code?: string }).code === '23505' || /unique/i.test(String(error))) throw new HttpProblem(409, 'NAME_TAKEN', 'that name is taken');
+      if (error instanceof CharacterCreationRefused) throw new HttpProblem(error.status, error.code, error.message);
       throw error;
     }
-    const created = await em().findOneOrFail(Character, { id });
-    res.status(201).location(`/api/character/${id}`).json(summarize(context, created, await activeCharacterId(context, identity)));
+    res.status(201).location(`/api/character/${created.id}`).json(summarize(context, created, await activeCharacterId(context, identity)));
   });
 
   defineRoute(router, registry, {

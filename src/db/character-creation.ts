@@ -1,0 +1,64 @@
+/**
+ * Creating a character — the one path used by REST (`POST /api/character`) and by entering the world with
+ * `createCharacter`: the name rule, a per-account limit, an optional starting kit from the manifests (levels,
+ * inventory, equipment), all written in one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { checkCharacterName } from '../game/character-name.ts';
+import { combatLevel, SKILLS, startingLevels, xpForLevel, type Skill } from '../game/skills.ts';
+import type { GameData } from '../manifests/game-data.ts';
+import { Character, EquipmentSlot, InventorySlot } from './entities/index.ts';
+
+export const MAX_CHARACTERS_PER_ACCOUNT = 10;
+
+/** A refused creation: a stable code and the HTTP-like status it maps to. */
+export class CharacterCreationRefused extends Error {
+  readonly code: 'INVALID_NAME' | 'TEMPLATE_NOT_FOUND' | 'CHARACTER_LIMIT' | 'NAME_TAKEN';
+  readonly status: 400 | 404 | 409;
+
+  constructor(code: CharacterCreationRefused['code'], status: CharacterCreationRefused['status'], message: string) {
+    super(message);
+    this.name = 'CharacterCreationRefused';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export interface CharacterRequest {
+  accountId: string;
+  name: unknown;
+  templateId?: string;
+}
+
+export async function createCharacter(em: SqlEntityManager, data: GameData | null, request: CharacterRequest): Promise<Character> {
+  const check = checkCharacterName(request.name);
+  if (!check.ok) throw new CharacterCreationRefused('INVALID_NAME', 400, check.message);
+  const template = request.templateId !== undefined ? data?.templatesById.get(request.templateId) : undefined;
+  if (request.templateId !== undefined && !template) {
+    throw new CharacterCreationRefused('TEMPLATE_NOT_FOUND', 404, `no template "${request.templateId}"`);
+  }
+  const fork = em.fork();
+  if (await fork.count(Character, { accountId: request.accountId }) >= MAX_CHARACTERS_PER_ACCOUNT) {
+    throw new CharacterCreationRefused('CHARACTER_LIMIT', 409, `an account holds at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
+  }
+  const taken = () => new CharacterCreationRefused('NAME_TAKEN', 409, 'that name is taken');
+  if (await fork.count(Character, { name: { $ilike: check.name } }) > 0) throw taken();
+  const id = randomUUID();
+  try {
+    await fork.transactional(async (tx) => {
+      const levels: Record<Skill, number> = { ...startingLevels() };
+      for (const [skill, level] of Object.entries(template?.skills ?? {}) as Array<[Skill, number]>) levels[skill] = Math.max(levels[skill], level);
+      const skillColumns = Object.fromEntries(SKILLS.flatMap((s) => [[`${s}Level`, levels[s]], [`${s}Xp`, xpForLevel(levels[s])]]));
+      tx.create(Character, { id, accountId: request.accountId, name: check.name, ...skillColumns, combatLevel: combatLevel(levels) });
+      template?.inventory.forEach((stack, slot) => tx.create(InventorySlot, { characterId: id, slot, itemId: stack.itemId, quantity: stack.quantity }));
+      for (const [slotType, itemId] of Object.entries(template?.equipment ?? {})) {
+        if (itemId) tx.create(EquipmentSlot, { characterId: id, slotType, itemId, quantity: 1 });
+      }
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505' || /unique/i.test(String(error))) throw taken();
+    throw error;
+  }
+  return em.fork().findOneOrFail(Character, { id });
+}
