@@ -367,10 +367,12 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private async savePositions(): Promise<void> {
     const moved = [...this.online.values()].filter((p) => p.x !== p.savedX || p.z !== p.savedZ);
     if (moved.length === 0) return;
-    await savePositions(gameContext().db.em, moved.map((p) => ({ id: p.id, x: p.x, z: p.z })), this.data.world.tileSize);
-    for (const player of moved) {
-      player.savedX = player.x;
-      player.savedZ = player.z;
+    // Remember what was written, not where the player stands after the await: it may have moved meanwhile.
+    const rows = moved.map((p) => ({ player: p, id: p.id, x: p.x, z: p.z }));
+    await savePositions(gameContext().db.em, rows, this.data.world.tileSize);
+    for (const row of rows) {
+      row.player.savedX = row.x;
+      row.player.savedZ = row.z;
     }
   }
 }
