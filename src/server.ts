@@ -21,6 +21,7 @@ import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp } from './http/app.ts';
 import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
+import { installRequestLog } from './http/request-log.ts';
 import { createLimiterBackend, limiterBackendOptions } from './http/limits/store.ts';
 import { createGameApi } from './http/routes/api.ts';
 import { createAuthRouter } from './http/routes/auth.ts';
@@ -142,6 +143,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     throw error;
   }
   installClientAddressHeaders(httpServer, config.trustProxy);
+  installRequestLog(httpServer, logger);
   const port = (httpServer.address() as AddressInfo).port;
   step(4, 'HTTP server listening', { port });
   step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true });

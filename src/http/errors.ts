@@ -28,7 +28,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
       return sendProblem(res, error.status, 'BAD_REQUEST', 'The request could not be processed');
     }
-    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error in HTTP route');
+    // req.log (the request log's child logger) carries the request id.
+    ((req as { log?: Logger }).log ?? logger).error({ err: error, method: req.method, path: req.path }, 'unhandled error in HTTP route');
     sendProblem(res, 500, 'INTERNAL_ERROR', 'An unexpected error occurred');
   };
 }

@@ -2,6 +2,7 @@
  * One /ws socket: first-message authentication, the JSON envelope, the per-connection message limit, and the
  * routing of spec events to the room that owns them. Game rules live in the rooms; this only translates.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { connectClientToRoom, createAuthContext, matchMaker, type AuthContext } from '@colyseus/core';
 import WebSocket from 'ws';
@@ -84,8 +85,11 @@ interface RoutableRoom {
 type RoomMembership = { room: RoutableRoom; client: JsonClient };
 
 export class JsonConnection implements JsonChannel {
+  /** Names this socket in every log line it writes (`connId`). */
+  readonly id = randomUUID();
   private readonly socket: WebSocket;
   private readonly services: ConnectionServices;
+  private readonly log: Logger;
   private readonly ip: string | undefined;
   private readonly limiter: MessageAdmission;
   private identity: VerifiedIdentity | undefined;
@@ -107,7 +111,9 @@ export class JsonConnection implements JsonChannel {
   constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }) {
     this.socket = socket;
     this.services = services;
+    this.log = services.logger.child({ connId: this.id });
     this.ip = clientAddressOf(request);
+    this.log.debug({ ip: this.ip }, 'ws connection opened');
     this.limiter = services.createMessageLimiter();
     socket.on('message', (data, isBinary) => this.onFrame(data as Buffer, isBinary));
     socket.on('close', () => this.onClose());
@@ -147,7 +153,7 @@ export class JsonConnection implements JsonChannel {
       try {
         if (this.alive) await this.joinTrade(data.roomId);
       } catch (error) {
-        this.services.logger.warn({ err: error, roomId: data.roomId }, 'could not join the trade room');
+        this.log.warn({ err: error, roomId: data.roomId }, 'could not join the trade room');
       }
     }).finally(() => {
       if (this.tradeJoin === join) this.tradeJoin = undefined;
@@ -239,10 +245,12 @@ export class JsonConnection implements JsonChannel {
       this.token = issued?.token ?? token;
     } catch (error) {
       const coded = this.services.toCodedError(error);
+      this.log.debug({ code: coded.code }, 'ws authentication refused');
       this.sendEvent('authResult', { success: false, error: coded });
       return this.closeWith(WS_CLOSE.AUTH_FAILED, 'authentication failed');
     }
     clearTimeout(this.authTimer);
+    this.log.debug({ accountId: this.identity.accountId }, 'ws authenticated');
     this.sendEvent('authResult', {
       success: true,
       accountId: this.identity.accountId,
@@ -324,6 +332,7 @@ export class JsonConnection implements JsonChannel {
   }
 
   private onClose(): void {
+    this.log.debug('ws connection closed');
     this.alive = false;
     clearTimeout(this.authTimer);
     this.trade?.client.disconnected();
