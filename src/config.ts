@@ -38,6 +38,12 @@ export interface Config {
   readonly disableRateLimit: boolean;
   readonly commitHash: string;
   readonly redisUrl: string | undefined;
+  /** Scale-out (REDIS_URL set): the host[:port] clients reach this process at, returned by matchmaking (PUBLIC_ADDRESS). */
+  readonly publicAddress: string | undefined;
+  /** Scale-out: the host:port other processes reach this one at, for relaying /ws sockets (INTERNAL_ADDRESS). */
+  readonly internalAddress: string | undefined;
+  /** Scale-out: prefix of the Colyseus presence and room-listing keys in Redis (CLUSTER_KEY_PREFIX). */
+  readonly clusterKeyPrefix: string;
   readonly clientBuildDir: string;
   readonly logLevel: string;
   /** /ws: milliseconds a new connection has to send `authenticate` (default 10 s). */
@@ -343,6 +349,9 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     disableRateLimit: developmentOnly('DISABLE_RATE_LIMIT'),
     commitHash: read.string('COMMIT_HASH') ?? 'unknown',
     redisUrl: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
+    publicAddress: read.string('PUBLIC_ADDRESS'),
+    internalAddress: read.string('INTERNAL_ADDRESS'),
+    clusterKeyPrefix: read.string('CLUSTER_KEY_PREFIX') ?? 'rsgame:',
     clientBuildDir: path.resolve(projectRoot, read.string('CLIENT_BUILD_DIR') ?? 'client/dist'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info'),
     wsAuthTimeoutMs: read.integer('WS_AUTH_TIMEOUT_MS', 10_000, 100, 120_000),

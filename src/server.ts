@@ -14,6 +14,7 @@ import { createAdminTradesRouter } from '../rooms/trade/admin-trades.ts';
 import { WorldRoom } from '../rooms/WorldRoom.ts';
 import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
+import { createCluster } from './cluster/cluster.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -92,8 +93,10 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const frontend = Router();
   const originPolicy = createOriginPolicy(config);
   installOriginPolicy(originPolicy);
+  const cluster = createCluster(config, logger);
   const transport = createGameTransport({
     server: httpServer,
+    cluster: cluster.enabled ? { cluster, relaySecret: config.jwtSecret } : undefined,
     originAllowed: (origin) => upgradeOriginAllowed(origin, originPolicy),
     services: {
       logger,
@@ -107,6 +110,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     },
   });
   const colyseus = new Server({
+    ...cluster.serverOptions,
     transport,
     greet: false,
     gracefullyShutdown: false,
@@ -146,9 +150,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   installRequestLog(httpServer, logger);
   const port = (httpServer.address() as AddressInfo).port;
   step(4, 'HTTP server listening', { port });
-  step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true });
+  step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true, scaleOut: cluster.enabled });
 
-  await matchMaker.createRoom('world', { interestRadius: config.worldInterestRadius });
+  await cluster.start(port, () => matchMaker.createRoom('world', { interestRadius: config.worldInterestRadius }));
   autosave.start();
   auth.start();
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
@@ -164,6 +168,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const close = () => {
     closing ??= (async () => {
       logger.info('shutting down: no new connections, rooms saving');
+      await cluster.stop();
       await colyseus.gracefullyShutdown(false);
       httpServer.closeAllConnections();
       // Players whose reconnection seat was released by the shutdown are saved asynchronously: wait for them.

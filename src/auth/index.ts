@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { gameContext } from '../context.ts';
 import { checkUpgradeOrigin as checkOrigin } from '../http/cors.ts';
 import { clientAddress } from '../http/limits/client-address.ts';
+import { relayedAddress } from '../cluster/ws-relay.ts';
 import type { MessageRateLimiter } from '../http/limits/message-limiter.ts';
 import type { AdminCheckResult } from './admin-code.ts';
 import type { AttemptSource } from './attempt-limiter.ts';
@@ -35,9 +36,13 @@ export function authenticateSocket(request: { token?: string | null; address?: s
   return gameContext().auth.authenticateSocket(request);
 }
 
-/** The client address of an upgrade or request, believing proxy headers only as TRUST_PROXY says. */
+/**
+ * The client address of an upgrade or request, believing proxy headers only as TRUST_PROXY says, and the address
+ * another server process relayed a /ws socket for only when it carries a valid signature.
+ */
 export function clientAddressOf(req: IncomingMessage): string {
-  return clientAddress(req, gameContext().config.trustProxy);
+  const { trustProxy, jwtSecret } = gameContext().config;
+  return relayedAddress(req, jwtSecret) ?? clientAddress(req, trustProxy);
 }
 
 /** Counts one authentication attempt; AUTH_RATE_LIMITED (429, retryAfterSeconds) when exhausted. */

@@ -8,6 +8,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientAddressOf } from '../auth/index.ts';
+import type { Cluster } from '../cluster/cluster.ts';
+import { relayToWorldProcess } from '../cluster/ws-relay.ts';
 import { JsonConnection, type ConnectionServices, type VerifiedIdentity } from './json-connection.ts';
 
 export const JSON_WS_PATH = '/ws';
@@ -20,6 +22,8 @@ export interface GameTransportOptions {
   services: ConnectionServices;
   /** False refuses the upgrade with 403 (disallowed Origin). */
   originAllowed(origin: string | undefined): boolean;
+  /** Scale-out: /ws sockets are relayed to the process hosting the world when that is another one. */
+  cluster?: { cluster: Cluster; relaySecret: string | undefined };
 }
 
 function refuse(socket: Duplex, status: number, reason: string): void {
@@ -38,9 +42,11 @@ class JsonEndpoint {
   readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   private readonly heartbeat: NodeJS.Timeout;
   private readonly services: ConnectionServices;
+  private readonly cluster: GameTransportOptions['cluster'];
 
-  constructor(services: ConnectionServices) {
+  constructor(services: ConnectionServices, cluster: GameTransportOptions['cluster']) {
     this.services = services;
+    this.cluster = cluster;
     this.heartbeat = setInterval(() => {
       for (const socket of this.wss.clients as Set<Alive>) {
         if (socket.isAlive === false) {
@@ -55,6 +61,7 @@ class JsonEndpoint {
   }
 
   async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (this.cluster && await this.relayed(request, socket, head)) return;
     const token = bearerToken(request);
     let preauthorized: { token: string; identity: VerifiedIdentity } | undefined;
     if (token) {
@@ -72,6 +79,26 @@ class JsonEndpoint {
     });
   }
 
+  /** Hands the socket to the world's process when the world runs elsewhere; false when it runs here. */
+  private async relayed(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<boolean> {
+    const { cluster, relaySecret } = this.cluster!;
+    const remote = await cluster.remoteWorld();
+    if (!remote) return false;
+    this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
+      ws.isAlive = true;
+      ws.on('pong', () => (ws.isAlive = true));
+      relayToWorldProcess(ws, {
+        internalAddress: remote.internalAddress,
+        clientAddress: clientAddressOf(request),
+        secret: relaySecret,
+        request,
+        onUnreachable: () => void cluster.recoverWorld(remote).catch((error) =>
+          this.services.logger.error({ err: error }, 'could not take the world over')),
+      });
+    });
+    return true;
+  }
+
   close(): void {
     clearInterval(this.heartbeat);
     for (const socket of this.wss.clients) socket.terminate();
@@ -80,7 +107,7 @@ class JsonEndpoint {
 }
 
 export function createGameTransport(options: GameTransportOptions): WebSocketTransport {
-  const json = new JsonEndpoint(options.services);
+  const json = new JsonEndpoint(options.services, options.cluster);
   const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
 
   // Runs before the ws transport's own upgrade listener; it only handles what that one is told to skip.

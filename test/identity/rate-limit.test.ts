@@ -127,7 +127,7 @@ describe('rate limit counters in Redis (REDIS_URL) @db', function () {
       this.skip();
     }
     for (let i = 0; i < 2; i++) {
-      servers.push(await startTestServer({ REDIS_URL, RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_REST_PER_MINUTE: '5', RATE_LIMIT_BLOCK_SECONDS: '30' }));
+      servers.push(await startTestServer({ REDIS_URL, RATE_LIMIT_KEY_PREFIX: prefix, CLUSTER_KEY_PREFIX: `${prefix}:cluster:`, RATE_LIMIT_REST_PER_MINUTE: '5', RATE_LIMIT_BLOCK_SECONDS: '30' }));
     }
   });
   after(async () => {
