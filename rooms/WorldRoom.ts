@@ -19,6 +19,7 @@ import { agents } from './world/features/agents.ts';
 import { chat } from './world/features/chat.ts';
 import { economy } from './world/features/economy/index.ts';
 import { movement } from './world/features/movement.ts';
+import { quests } from './world/features/quests/index.ts';
 import { tradeRequests } from './world/features/trade-requests.ts';
 import { skills } from './world/features/skills/index.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
@@ -40,7 +41,7 @@ export const DEFAULT_INTEREST_RADIUS = 16;
 const DELIVERY_SLICE = 250;
 
 /** The areas of the game, installed in this order. */
-export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat, economy, agents, tradeRequests, skills];
+export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat, economy, agents, tradeRequests, skills, quests];
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 

@@ -6,10 +6,12 @@
  *
  * The manifests have no explicit option conditions, so options are gated by the action of the node they lead
  * to: an option into a `startQuest` node shows only while the quest can be started (not started, requirements
- * met); an option into an `advanceQuest` node shows only when the quest is at the stage just before.
+ * met); an option into an `advanceQuest` node shows only when the quest is at the stage just before and — when the
+ * context carries the inventory — the player holds that stage's hand-in items.
  */
 import { END, type Dialogue, type DialogueAction, type DialogueNode } from '../manifests/schemas/npcs.ts';
-import { checkQuestRequirements, questStage, questStatus, type QuestDefinitions, type QuestLog } from './quests.ts';
+import type { Inventory } from './inventory.ts';
+import { checkQuestRequirements, handInFor, holdsAll, questStage, questStatus, type QuestDefinitions, type QuestLog } from './quests.ts';
 import { ok, refuse, type Result } from './result.ts';
 import type { Levels } from './skills.ts';
 
@@ -23,6 +25,8 @@ export interface DialogueContext {
   readonly log: QuestLog;
   readonly quests: QuestDefinitions;
   readonly levels: Levels;
+  /** When given, options into an advance that takes items show only while the inventory holds them. */
+  readonly inventory?: Inventory;
 }
 
 export interface VisibleOption {
@@ -84,7 +88,11 @@ function isOptionVisible(dialogue: Dialogue, node: DialogueNode, index: number, 
     const quest = ctx.quests.get(action.questId);
     return quest !== undefined && questStatus(ctx.log, quest) === 'not-started' && checkQuestRequirements(quest, ctx.levels, ctx.log, ctx.quests).ok;
   }
-  if (action?.type === 'advanceQuest') return questStage(ctx.log, action.questId) === action.stage - 1 && action.stage > 1;
+  if (action?.type === 'advanceQuest') {
+    if (questStage(ctx.log, action.questId) !== action.stage - 1 || action.stage <= 1) return false;
+    const quest = ctx.quests.get(action.questId);
+    return ctx.inventory === undefined || (quest !== undefined && holdsAll(ctx.inventory, handInFor(quest, action.stage - 1)));
+  }
   return true;
 }
 

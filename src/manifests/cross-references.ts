@@ -50,6 +50,10 @@ export function crossReferenceProblems(data: GameData): string[] {
       if ((action?.type === 'startQuest' || action?.type === 'advanceQuest') && !data.questsById.has(action.questId)) {
         report('dialogue.json', `${where} node '${node.id}' names unknown quest '${action.questId}'`);
       }
+      const advanced = action?.type === 'advanceQuest' ? data.questsById.get(action.questId) : undefined;
+      if (action?.type === 'advanceQuest' && advanced && (action.stage < 2 || action.stage >= advanced.stages.length)) {
+        report('dialogue.json', `${where} node '${node.id}' advances '${action.questId}' to stage ${action.stage}, which it cannot reach by an advance`);
+      }
     }
   }
 
@@ -113,6 +117,9 @@ export function crossReferenceProblems(data: GameData): string[] {
       if (!data.questsById.has(required)) report('quests.json', `${where} requires unknown quest '${required}'`);
     }
     checkStacks('quests.json', `rewards of ${where}`, quest.rewards.items);
+    for (const stage of quest.stages) {
+      checkStacks('quests.json', `stage ${stage.stage} of ${where}`, [...stage.completeWhen?.holding ?? [], ...stage.handIn ?? []]);
+    }
   }
 
   for (const template of data.templatesById.values()) {

@@ -55,6 +55,9 @@ export const CharacterSchema = defineEntity({
     fletchingXp: p.integer().default(0),
     runecraftingXp: p.integer().default(0),
 
+    /** Quest points earned (added in the transaction that completes a quest). */
+    questPoints: p.integer().default(0),
+
     createdAt: p.datetime().onCreate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),
   },

@@ -2,6 +2,7 @@ import { Agent, PlayerProfile } from './agent.ts';
 import { Character } from './character.ts';
 import { BankItem, BankTab, GroundItemRow } from './economy.ts';
 import { EquipmentSlot, InventorySlot, Item } from './items.ts';
+import { QuestProgress } from './quests.ts';
 import { FriendRequest, Friendship, IgnoreEntry } from './social.ts';
 import { TradeAudit } from './trade-audit.ts';
 import { User } from './user.ts';
@@ -11,6 +12,7 @@ export * from './agent.ts';
 export * from './character.ts';
 export * from './economy.ts';
 export * from './items.ts';
+export * from './quests.ts';
 export * from './social.ts';
 export * from './trade-audit.ts';
 export * from './user.ts';
@@ -19,5 +21,5 @@ export * from './world.ts';
 export const ENTITIES = [
   User, Character, Item, InventorySlot, EquipmentSlot, WorldChunk, PlayerSession, PlayerDeath, NpcKill,
   Friendship, FriendRequest, IgnoreEntry, TradeAudit, BankTab, BankItem, GroundItemRow,
-  Agent, PlayerProfile,
+  Agent, PlayerProfile, QuestProgress,
 ];

@@ -3,10 +3,12 @@ import type { Migration } from '@mikro-orm/migrations';
 import { Migration20261122042204 } from './Migration20261122042204.ts';
 import { Migration20261122061000Agents } from './Migration20261122061000Agents.ts';
 import { Migration20261122063000Economy } from './Migration20261122063000Economy.ts';
+import { Migration20261123100000Quests } from './Migration20261123100000Quests.ts';
 
 /** Every migration in order. New ones are created with `npm run migration:create` and listed here. */
 export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> = [
   { name: 'Migration20261122042204', class: Migration20261122042204 },
   { name: 'Migration20261122061000Agents', class: Migration20261122061000Agents },
   { name: 'Migration20261122063000Economy', class: Migration20261122063000Economy },
+  { name: 'Migration20261123100000Quests', class: Migration20261123100000Quests },
 ];

@@ -6,7 +6,7 @@
  *   GET /api/player/equipment   worn items by slot
  *   GET /api/player/bank        banked items by tab (paginated)
  *   GET /api/player/friends     friends (paginated)
- *   GET /api/player/quests      quest progress — pending: 501 FEATURE_PENDING until quest progress is stored
+ *   GET /api/player/quests      every quest with status, stage and times, and the quest points
  */
 import { Router } from 'express';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ import { assertMayActAs } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
 import type { GameContext } from '../../context.ts';
 import { BankItem, BankTab, Character, EQUIPMENT_SLOTS, EquipmentSlot, Friendship, InventorySlot } from '../../db/entities/index.ts';
+import { journalOf, loadQuestProgress } from '../../db/quest-progress.ts';
 import { INVENTORY_SIZE } from '../../game/inventory.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, IdParam, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
@@ -45,6 +46,27 @@ export const BankResponse = pageOf(BankEntry).extend({
 
 const Friend = z.object({ characterId: z.string(), name: z.string(), online: z.boolean(), since: z.string() });
 export const FriendsResponse = pageOf(Friend).extend({ characterId: z.string() });
+
+const QuestEntry = z.object({
+  questId: z.string(),
+  name: z.string(),
+  difficulty: z.enum(['novice', 'intermediate', 'experienced']),
+  status: z.enum(['not-started', 'in-progress', 'completed']),
+  /** 0 = not started; `finalStage` = completed. */
+  stage: z.number().int(),
+  finalStage: z.number().int(),
+  /** What to do next: the current stage's description. */
+  description: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+});
+export const QuestsResponse = z.object({
+  characterId: z.string(),
+  questPoints: z.number().int(),
+  completed: z.number().int(),
+  total: z.number().int(),
+  quests: z.array(QuestEntry),
+});
 
 const NO_CHARACTER = 'CHARACTER_REQUIRED';
 
@@ -125,12 +147,16 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
 
   defineRoute(router, registry, {
     ...common, method: 'get', path: '/api/player/quests', query: CharacterQuery,
-    summary: 'Quest progress of the caller\'s character — pending: quest progress is not stored yet (501 FEATURE_PENDING)',
-    responses: {},
-    errors: [400, 404, 501],
-    errorCodes: { ...common.errorCodes, 501: ['FEATURE_PENDING'] },
-  }, async ({ identity, query }) => {
-    await characterFor(identity, query.characterId);
-    throw new HttpProblem(501, 'FEATURE_PENDING', 'quest progress is not stored by the server yet');
+    summary: 'Quest progress of the caller\'s character: every quest with status, stage and times, and the quest points',
+    responses: { 200: { description: 'the quest journal', schema: QuestsResponse } },
+  }, async ({ res, identity, query }) => {
+    const character = await characterFor(identity, query.characterId);
+    const progress = await loadQuestProgress(em(), character.id);
+    if (!progress) throw new HttpProblem(404, 'CHARACTER_NOT_FOUND', 'no such character');
+    const quests = journalOf(progress, context.data?.questsById ?? new Map());
+    res.json({
+      characterId: character.id, questPoints: progress.questPoints, completed: quests.filter((q) => q.status === 'completed').length,
+      total: quests.length, quests,
+    } satisfies z.infer<typeof QuestsResponse>);
   });
 }

@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import { Id, ItemStack, NonNegativeInt, PositiveInt, SkillLevels, SkillName, uniqueById } from './common.ts';
 
-export const QuestStage = z.object({
-  stage: NonNegativeInt,
-  description: z.string().min(1),
-});
+/**
+ * One stage of a quest. What moves a quest on from a stage: `completeWhen.holding` — the player holds these items
+ * in the inventory (checked by the world, nothing is taken); `handIn` — the dialogue step that advances from this
+ * stage takes these items from the inventory. A stage without either moves on by dialogue alone.
+ */
+export const QuestStage = z
+  .object({
+    stage: NonNegativeInt,
+    description: z.string().min(1),
+    completeWhen: z.object({ holding: z.array(ItemStack).min(1) }).optional(),
+    handIn: z.array(ItemStack).min(1).optional(),
+  })
+  .refine((s) => !(s.completeWhen && s.handIn), 'a stage moves on either by completeWhen or by a handIn, not both');
+export type QuestStage = z.infer<typeof QuestStage>;
 
 export const Quest = z
   .object({
@@ -28,6 +38,10 @@ export const Quest = z
       xp: z.array(z.object({ skill: SkillName, amount: z.number().positive() })).default([]),
     }),
   })
-  .refine((q) => q.stages.every((s, i) => s.stage === i), 'stages must be numbered 0, 1, 2, … in order');
+  .refine((q) => q.stages.every((s, i) => s.stage === i), 'stages must be numbered 0, 1, 2, … in order')
+  .refine(
+    (q) => [q.stages[0], q.stages[q.stages.length - 1]].every((s) => !s.completeWhen && !s.handIn),
+    'stage 0 (not started) and the last stage (completed) have no objective',
+  );
 export type Quest = z.infer<typeof Quest>;
 export const QuestsFile = uniqueById(Quest);

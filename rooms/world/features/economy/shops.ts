@@ -32,7 +32,7 @@ export function shopState(world: WorldApi, store: StoreState): Record<string, un
 }
 
 /** The store, checked to exist and to have its shopkeeper within reach of the player. */
-function storeNear(world: WorldApi, economy: EconomyWorld, player: OnlinePlayer, storeId: string): StoreState {
+export function storeNear(world: WorldApi, economy: EconomyWorld, player: OnlinePlayer, storeId: string): StoreState {
   const definition = world.data.storesById.get(storeId);
   const store = economy.stores.get(storeId);
   if (!definition || !store) throw new GameError('UNKNOWN_STORE', `No store '${storeId.slice(0, 64)}'`);
