@@ -87,7 +87,7 @@ export function chebyshev(a: TilePoint, b: TilePoint): number {
 }
 
 /** A one-tile step onto a free tile; a diagonal one only when both tiles beside it are free (no corner cutting). */
-function canStep(grid: WalkGrid, from: TilePoint, to: TilePoint): boolean {
+export function canStep(grid: WalkGrid, from: TilePoint, to: TilePoint): boolean {
   if (grid.isBlocked(to.x, to.z)) return false;
   if (from.x === to.x || from.z === to.z) return true;
   return !grid.isBlocked(to.x, from.z) && !grid.isBlocked(from.x, to.z);

@@ -85,6 +85,13 @@ export function restorePrayer(state: PrayerState, prayerLevel: number): PrayerSt
   return { ...state, points: Math.max(state.points, prayerLevel), drainProgress: 0 };
 }
 
+/** A new prayer level: the points rise (or fall) with it, kept within 0 and the new level. */
+export function prayerLevelChanged(state: PrayerState, gainedLevels: number, prayerLevel: number): PrayerState {
+  const points = Math.max(0, Math.min(prayerLevel, state.points + gainedLevels));
+  if (points === 0) return { points: 0, active: [], drainProgress: 0 };
+  return points === state.points ? state : { ...state, points };
+}
+
 /** The combat multipliers of the active prayers (percentages of a group add up, though groups exclude). */
 export function prayerBoosts(active: readonly string[], prayers: PrayerDefinitions): PrayerBoosts {
   let attack = 0, strength = 0, defense = 0, ranged = 0, magic = 0;

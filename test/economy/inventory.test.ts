@@ -39,7 +39,7 @@ describe('inventory, equipment, ground items and home teleport @db', function ()
       const used = await ok(p.client, 'inventory:use', { slot: 0, itemId: 'bronze_sword' }, 'inventory:used');
       assert.equal(used.data.effect, 'equipped');
       assert.deepEqual(lastSync(p.client).equipment.weapon, { itemId: 'bronze_sword', quantity: 1 });
-      assert.equal((await ok(p.client, 'inventory:use', { slot: 1, itemId: 'bones' }, 'inventory:used')).data.prayerXp, 4);
+      assert.equal((await ok(p.client, 'inventory:use', { slot: 1, itemId: 'bones' }, 'inventory:used')).data.prayerXp, 4.5);
       assert.equal(await refusal(p.client, 'inventory:use', { slot: 2, itemId: 'coins' }), 'NOTHING_TO_DO');
       assert.equal(await refusal(p.client, 'inventory:use', { slot: 4, itemId: 'shrimp' }), 'ITEM_MISMATCH');
       assert.equal(await refusal(p.client, 'inventory:use', { slot: 3, itemId: 'bread' }), 'EMPTY_SLOT');

@@ -10,6 +10,7 @@ import {
   drainPrayer,
   initialPrayerState,
   prayerBoosts,
+  prayerLevelChanged,
   restorePrayer,
   type PrayerDefinitions,
   type PrayerState,
@@ -75,6 +76,14 @@ describe('prayer', () => {
     const out = drainPrayer(state, prayers, 20);
     assert.deepEqual(out, { state: { points: 0, active: [], drainProgress: 0 }, ranOut: true });
     assert.deepEqual(restorePrayer(out.state, 1), { points: 1, active: [], drainProgress: 0 });
+  });
+
+  it('moves the points with a changed prayer level, within 0 and the new level', () => {
+    const state = frozen({ points: 7, active: ['bark_hide'], drainProgress: 40 });
+    assert.deepEqual(prayerLevelChanged(state, 2, 12), { points: 9, active: ['bark_hide'], drainProgress: 40 });
+    assert.deepEqual(prayerLevelChanged(state, 5, 8).points, 8);
+    assert.equal(prayerLevelChanged(state, 0, 12), state);
+    assert.deepEqual(prayerLevelChanged(state, -9, 1), { points: 0, active: [], drainProgress: 0 });
   });
 
   it('drains the same however the ticks are split, and slower with a prayer bonus', () => {

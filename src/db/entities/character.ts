@@ -54,6 +54,8 @@ export const CharacterSchema = defineEntity({
     craftingXp: p.integer().default(0),
     fletchingXp: p.integer().default(0),
     runecraftingXp: p.integer().default(0),
+    /** Prayer points left; null is full (the prayer level). */
+    prayerPoints: p.integer().nullable(),
 
     /** Quest points earned (added in the transaction that completes a quest). */
     questPoints: p.integer().default(0),

@@ -3,6 +3,7 @@ import type { Migration } from '@mikro-orm/migrations';
 import { Migration20261122042204 } from './Migration20261122042204.ts';
 import { Migration20261122061000Agents } from './Migration20261122061000Agents.ts';
 import { Migration20261122063000Economy } from './Migration20261122063000Economy.ts';
+import { Migration20261123090000PrayerPoints } from './Migration20261123090000PrayerPoints.ts';
 import { Migration20261123100000Quests } from './Migration20261123100000Quests.ts';
 
 /** Every migration in order. New ones are created with `npm run migration:create` and listed here. */
@@ -10,5 +11,6 @@ export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> 
   { name: 'Migration20261122042204', class: Migration20261122042204 },
   { name: 'Migration20261122061000Agents', class: Migration20261122061000Agents },
   { name: 'Migration20261122063000Economy', class: Migration20261122063000Economy },
+  { name: 'Migration20261123090000PrayerPoints', class: Migration20261123090000PrayerPoints },
   { name: 'Migration20261123100000Quests', class: Migration20261123100000Quests },
 ];

@@ -13,6 +13,7 @@ import { MAX_XP, levelForXp } from '../../../../src/game/skills.ts';
 import { GameError } from '../../../game-error.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
+import { grantXp } from '../skills/skill-book.ts';
 import { HEALTH_SCALE, ItemId, QuantityValue, SlotNumber, checkQuantity, heldIn, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { equipFromSlot } from './equipment.ts';
 import { economyOf, insertGroundItems, lockGroundItem } from './state.ts';
@@ -38,7 +39,10 @@ async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, item
   player.client.send('inventory:used', { slot, itemId, effect: 'eaten', healed, health: player.state.health });
 }
 
-/** Burying bones (a sink) gives their prayer XP; fractional XP is rounded down until XP is stored finer. */
+/**
+ * Burying bones (a sink) gives their prayer XP: its whole part is written with the bones' removal (never lost),
+ * then the skill book gains the exact amount (`skill:xp`, level-ups) and its batched save keeps the greater value.
+ */
 async function bury(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {
   const gained = await moveOwnItems(world, player, 'bury bones', async (tx, containers) => {
     heldIn(containers.inventory, slot, itemId);
@@ -46,9 +50,10 @@ async function bury(world: WorldApi, player: OnlinePlayer, slot: number, itemId:
     const [row] = await tx.execute<Array<{ prayer_xp: number }>>('select prayer_xp from characters where id = ?', [player.id]);
     const xp = Math.min(MAX_XP, Number(row.prayer_xp) + Math.floor(buried.xp));
     await tx.execute('update characters set prayer_xp = ?, prayer_level = ? where id = ?', [xp, levelForXp(xp), player.id]);
-    return { value: Math.floor(buried.xp), after: { ...containers, inventory: buried.inventory } };
+    return { value: buried.xp, after: { ...containers, inventory: buried.inventory } };
   });
   player.client.send('inventory:used', { slot, itemId, effect: 'buried', prayerXp: gained });
+  grantXp(world, player, 'prayer', gained);
 }
 
 async function use(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {

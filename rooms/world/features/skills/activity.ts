@@ -1,5 +1,5 @@
 /**
- * What a player is busy doing on the tick (gathering, processing, fighting): one activity at a time. Starting one
+ * What a player is busy doing on the tick (gathering, processing, fighting, praying at an altar): one activity at a time. Starting one
  * walks the player beside the target first (the movement feature's path); walking elsewhere, another action or
  * leaving stops it. Randomness is injectable for tests (`setSkillsRng`).
  */
@@ -9,7 +9,7 @@ import { GameError } from '../../../game-error.ts';
 import type { OnlinePlayer, Tile } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 
-export type ActivityKind = 'gather' | 'process' | 'attack';
+export type ActivityKind = 'gather' | 'process' | 'attack' | 'pray';
 
 export interface Activity {
   readonly kind: ActivityKind;

@@ -1,9 +1,10 @@
 /**
- * Fighting NPCs on the 600 ms tick: the player's attack (melee, or ranged with ammunition — an arrow is one item
- * transaction), NPC retaliation, aggression and chasing (leashed to the spawn), `combat:hit` to players in range,
- * NPC death (drops owned by the killer as ground items and the npc_kills upsert in one transaction), respawn,
- * player death through the economy's killPlayer, and slow constitution regeneration. The rules are those of
- * src/game/combat.ts on the level scale; world health is HITPOINTS_SCALE (10) times that.
+ * Fighting on the 600 ms tick: the player's attack on an NPC, or on another player where both stand in a PvP area
+ * (melee, or ranged with ammunition — an arrow is one item transaction), active prayers' effects, NPC retaliation,
+ * aggression and chasing (leashed to the spawn), `combat:hit` to players in range, NPC death (drops owned by the
+ * killer as ground items and the npc_kills upsert in one transaction), respawn, player death through the
+ * economy's killPlayer, and slow constitution regeneration. The rules are those of src/game/combat.ts on the level
+ * scale; world health is HITPOINTS_SCALE (10) times that.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../../../../src/game/combat.ts';
 import { rollDrops } from '../../../../src/game/drops.ts';
 import { placeLoot } from '../../../../src/game/ground-items.ts';
+import { prayerBoosts } from '../../../../src/game/prayer.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
 import type { NpcCombat } from '../../../../src/manifests/schemas/npcs.ts';
 import { GameError } from '../../../game-error.ts';
@@ -24,6 +26,7 @@ import { economyOf, killPlayer } from '../economy/index.ts';
 import { insertGroundItems } from '../economy/state.ts';
 import { activityOf, chebyshev, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
 import { grantXp, skillsOf } from './skill-book.ts';
+import { moveNpc, spawnWanderRadius } from './wander.ts';
 
 /** Ticks a player or NPC counts as "in combat" after a hit. */
 export const IN_COMBAT_TICKS = 10;
@@ -39,21 +42,30 @@ export class NpcFighter {
   readonly spawnZ: number;
   /** Spawned by an admin: does not come back after dying. */
   readonly temporary: boolean;
+  /** Tiles from the spawn it may wander while idle; outside them an idle NPC walks back. */
+  readonly wanderRadius: number;
   targetId: string | null = null;
   nextAttackTick = 0;
   lastHitTick = -Infinity;
   respawnAtTick: number | null = null;
 
-  constructor(entity: NpcEntity, combat: NpcCombat, temporary: boolean) {
+  constructor(entity: NpcEntity, combat: NpcCombat, temporary: boolean, wanderRadius = 0) {
     this.entity = entity;
     this.combat = combat;
     this.spawnX = entity.x;
     this.spawnZ = entity.z;
     this.temporary = temporary;
+    this.wanderRadius = wanderRadius;
   }
 
   get dead(): boolean {
     return this.entity.state.health <= 0;
+  }
+
+  /** Fighting, hit lately, dead or away from its wander area: not free to wander. */
+  busy(tick: number): boolean {
+    return this.dead || this.targetId !== null || tick - this.lastHitTick < IN_COMBAT_TICKS ||
+      chebyshev(this.entity, { x: this.spawnX, z: this.spawnZ }) > this.wanderRadius;
   }
 }
 
@@ -77,7 +89,7 @@ export class CombatWorld {
       this.world.grid.forEachNear(width / 2, depth / 2, Math.max(width, depth), (entity) => {
         if (!(entity instanceof NpcEntity) || this.npcs.has(entity.id)) return;
         const combat = this.world.data.npcsById.get(entity.state.npcId)?.combat;
-        if (combat) this.npcs.set(entity.id, new NpcFighter(entity, combat, false));
+        if (combat) this.npcs.set(entity.id, new NpcFighter(entity, combat, false, spawnWanderRadius(this.world, entity.id)));
       });
     }
     return this.npcs;
@@ -106,7 +118,7 @@ export function combatOf(world: WorldApi): CombatWorld {
   return combat;
 }
 
-function inArea(world: WorldApi, x: number, z: number, flag: 'safe' | 'pvp'): boolean {
+export function inArea(world: WorldApi, x: number, z: number, flag: 'safe' | 'pvp'): boolean {
   for (const area of world.data.areasById.values()) {
     const b = area.bounds;
     if (area[flag] && x >= b.minX && x <= b.maxX && z >= b.minZ && z <= b.maxZ) return true;
@@ -114,8 +126,13 @@ function inArea(world: WorldApi, x: number, z: number, flag: 'safe' | 'pvp'): bo
   return false;
 }
 
+/** A player as the combat rules see it: levels, worn equipment, attack style and the active prayers' effects. */
 function fighterOf(world: WorldApi, player: OnlinePlayer): PlayerFighter {
-  return { levels: skillsOf(player).snapshot(), equipment: player.containers.equipment, style: combatOf(world).styleOf(player) };
+  const book = skillsOf(player);
+  return {
+    levels: book.snapshot(), equipment: player.containers.equipment, style: combatOf(world).styleOf(player),
+    prayer: prayerBoosts(book.prayer.active, world.data.prayersById),
+  };
 }
 
 function weaponOf(world: WorldApi, player: OnlinePlayer) {
@@ -125,37 +142,76 @@ function weaponOf(world: WorldApi, player: OnlinePlayer) {
 
 // ── The player's attack ──────────────────────────────────────────────────────────────────────────────
 
+/** What a player attacks: an NPC, or another player (PvP). */
+type Target = { readonly kind: 'npc'; readonly npc: NpcFighter } | { readonly kind: 'player'; readonly player: OnlinePlayer };
+
+function targetTile(target: Target): { x: number; z: number } {
+  return target.kind === 'npc' ? { x: target.npc.entity.x, z: target.npc.entity.z } : { x: target.player.x, z: target.player.z };
+}
+
+/**
+ * Why `attacker` may not fight `other` now, or null: the same rules when starting and on every swing (either may
+ * have walked out of the PvP area, or a trade may hold either interface).
+ */
+function pvpRefusal(world: WorldApi, attacker: OnlinePlayer, other: OnlinePlayer): GameError | null {
+  const allowed = canAttackPlayer(attacker.id, other.id, inArea(world, attacker.x, attacker.z, 'pvp'), inArea(world, other.x, other.z, 'pvp'));
+  if (!allowed.ok) return new GameError(allowed.code, allowed.message);
+  if (attacker.lock) return new GameError('INTERFACE_BLOCKED', `Cannot fight during a ${attacker.lock}`);
+  if (other.lock) return new GameError('PLAYER_BUSY', `${other.name} is busy`);
+  return null;
+}
+
 export function startAttack(world: WorldApi, player: OnlinePlayer, targetId: string, style: AttackStyle | undefined): void {
   const combat = combatOf(world);
-  if (style !== undefined) {
-    if (!ATTACK_STYLES.includes(style)) throw new GameError('INVALID_STYLE', `Unknown attack style '${String(style)}'`);
-    combat.styles.set(player, style);
-  }
+  if (style !== undefined && !ATTACK_STYLES.includes(style)) throw new GameError('INVALID_STYLE', `Unknown attack style '${String(style)}'`);
+  let target: Target;
   const other = world.player(targetId);
   if (other) {
-    const allowed = canAttackPlayer(player.id, other.id, inArea(world, player.x, player.z, 'pvp'), inArea(world, other.x, other.z, 'pvp'));
-    if (!allowed.ok) throw new GameError(allowed.code, allowed.message);
-    throw new GameError('NOT_ATTACKABLE', 'Fighting other players is not available yet');
+    const refusal = pvpRefusal(world, player, other);
+    if (refusal) throw refusal;
+    if (combat.dying.has(other)) throw new GameError('NOT_FOUND', 'That player is dead');
+    target = { kind: 'player', player: other };
+  } else {
+    const npc = combat.fighters().get(targetId);
+    if (!npc) throw new GameError('NOT_FOUND', 'There is no NPC or player to attack with that id');
+    if (npc.dead) throw new GameError('NOT_FOUND', 'That NPC is dead');
+    target = { kind: 'npc', npc };
   }
-  const npc = combat.fighters().get(targetId);
-  if (!npc) throw new GameError('NOT_FOUND', 'There is no NPC to attack with that id');
-  if (npc.dead) throw new GameError('NOT_FOUND', 'That NPC is dead');
-  if (chebyshev(player, npc.entity) > 64) throw new GameError('TOO_FAR', 'That NPC is too far away');
-  const activity = startActivity(player, { kind: 'attack', targetId, nextTick: world.currentTick() + 1, data: {} });
+  const at = targetTile(target);
+  if (chebyshev(player, at) > 64) throw new GameError('TOO_FAR', 'That target is too far away');
+  if (style !== undefined) combat.styles.set(player, style);
+  const activity = startActivity(player, { kind: 'attack', targetId, nextTick: world.currentTick() + 1, data: { chaseX: at.x, chaseZ: at.z } });
   const range = attackRange(weaponOf(world, player), combat.styleOf(player));
-  reachOrApproach(world, player, activity, tileRect(npc.entity.x, npc.entity.z), range);
+  reachOrApproach(world, player, activity, tileRect(at.x, at.z), range);
   player.client.send('action:started', { action: 'attack', targetId, style: combat.styleOf(player) });
+}
+
+/** The activity's target if it can still be fought, else the reason to stop. */
+function currentTarget(world: WorldApi, player: OnlinePlayer, targetId: string): Target | { stop: string; message?: string } {
+  const combat = combatOf(world);
+  const npc = combat.fighters().get(targetId);
+  if (npc) return npc.dead ? { stop: 'TARGET_GONE' } : { kind: 'npc', npc };
+  const other = world.player(targetId);
+  if (!other || combat.dying.has(other)) return { stop: 'TARGET_GONE' };
+  const refusal = pvpRefusal(world, player, other);
+  if (refusal) return { stop: refusal.code, message: refusal.message };
+  return { kind: 'player', player: other };
 }
 
 export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Activity, tick: number): void {
   const combat = combatOf(world);
-  const npc = combat.fighters().get(activity.targetId!);
-  if (!npc || npc.dead) return stopActivity(world, player, 'TARGET_GONE');
+  const target = currentTarget(world, player, activity.targetId!);
+  if ('stop' in target) return stopActivity(world, player, target.stop, target.message);
   if (walkedAway(player, activity)) return stopActivity(world, player, 'MOVED');
   const style = combat.styleOf(player);
   const weapon = weaponOf(world, player);
+  const at = targetTile(target);
+  // A target that moved since the walk was planned (a player, a wandering NPC): plan again towards where it is now.
+  if (activity.approaching && (at.x !== activity.data.chaseX || at.z !== activity.data.chaseZ)) player.path = [];
+  activity.data.chaseX = at.x;
+  activity.data.chaseZ = at.z;
   try {
-    if (!reachOrApproach(world, player, activity, tileRect(npc.entity.x, npc.entity.z), attackRange(weapon, style))) return;
+    if (!reachOrApproach(world, player, activity, tileRect(at.x, at.z), attackRange(weapon, style))) return;
   } catch (error) {
     if (error instanceof GameError) return stopActivity(world, player, error.code, error.message);
     throw error;
@@ -166,23 +222,26 @@ export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Acti
     player.state.action = 'fighting';
     world.markChanged(player);
   }
-  const defender = { kind: 'npc' as const, combat: npc.combat, hitpoints: Math.ceil(npc.entity.state.health / HITPOINTS_SCALE) };
+  const defender = () => target.kind === 'npc'
+    ? { kind: 'npc' as const, combat: target.npc.combat, hitpoints: Math.ceil(target.npc.entity.state.health / HITPOINTS_SCALE) }
+    : { kind: 'player' as const, fighter: fighterOf(world, target.player), hitpoints: Math.ceil(target.player.state.health / HITPOINTS_SCALE) };
   const data = { items: world.data.itemsById, ammunition: world.data.ammunitionByItemId };
   if (combatTypeOf(weapon) !== 'ranged') {
-    const outcome = playerAttack(fighterOf(world, player), defender, data, random);
+    const outcome = playerAttack(fighterOf(world, player), defender(), data, random);
     if (!outcome.ok) return stopActivity(world, player, outcome.code, outcome.message);
-    return landHit(world, player, npc, outcome.value, tick);
+    return landHit(world, player, target, outcome.value, tick);
   }
   // A ranged shot uses one piece of ammunition, hit or miss: the arrow leaves through an item transaction first.
   activity.busy = true;
   void moveItems(world, [player.id], async (_tx, loaded) => {
     const containers = loaded.get(player.id)!;
-    const outcome = playerAttack({ ...fighterOf(world, player), equipment: containers.equipment }, defender, data, random);
+    const outcome = playerAttack({ ...fighterOf(world, player), equipment: containers.equipment }, defender(), data, random);
     if (!outcome.ok) throw new GameError(outcome.code, outcome.message);
     return { value: outcome.value, write: new Map([[player.id, { ...containers, equipment: consumeAmmunition(containers.equipment) }]]) };
   }).then((outcome) => {
     activity.busy = false;
-    if (!npc.dead) landHit(world, player, npc, outcome, world.currentTick());
+    const still = currentTarget(world, player, activity.targetId!);
+    if (!('stop' in still)) landHit(world, player, still, outcome, world.currentTick());
   }, (error: unknown) => {
     activity.busy = false;
     if (!(error instanceof GameError)) world.context().logger.error({ err: error, characterId: player.id }, 'ranged attack failed');
@@ -190,14 +249,20 @@ export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Acti
   });
 }
 
-function landHit(world: WorldApi, player: OnlinePlayer, npc: NpcFighter, outcome: AttackOutcome, tick: number): void {
+function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome: AttackOutcome, tick: number): void {
+  player.inCombatUntilTick = tick + IN_COMBAT_TICKS;
+  if (target.kind === 'player') {
+    hurtPlayer(world, target.player, player.id, outcome.damage, tick);
+    for (const [skill, xp] of Object.entries(outcome.xp) as Array<[Skill, number]>) grantXp(world, player, skill, xp);
+    return;
+  }
+  const { npc } = target;
   const state = npc.entity.state;
   const damage = Math.min(outcome.damage * HITPOINTS_SCALE, state.health);
   state.health -= damage;
   state.action = 'fighting';
   npc.lastHitTick = tick;
   world.markChanged(npc.entity);
-  player.inCombatUntilTick = tick + IN_COMBAT_TICKS;
   world.sendNear(npc.entity.x, npc.entity.z, world.interestRadius, 'combat:hit', {
     attackerId: player.id, targetId: npc.entity.id, damage, targetHealth: state.health, maxHealth: state.maxHealth,
   });
@@ -206,6 +271,25 @@ function landHit(world: WorldApi, player: OnlinePlayer, npc: NpcFighter, outcome
   if (shouldRetaliate(npc.targetId, player.id) && npc.targetId === null) {
     npc.targetId = player.id;
     npc.nextAttackTick = Math.max(npc.nextAttackTick, tick + 1);
+  }
+}
+
+/**
+ * Damage (level scale) dealt to a player by an NPC or another player: health, `combat:hit` to everyone in range,
+ * death at 0; otherwise an idle player fights back (auto-retaliate).
+ */
+function hurtPlayer(world: WorldApi, victim: OnlinePlayer, attackerId: string, levelDamage: number, tick: number): void {
+  const damage = Math.min(levelDamage * HITPOINTS_SCALE, victim.state.health);
+  victim.state.health -= damage;
+  victim.inCombatUntilTick = tick + IN_COMBAT_TICKS;
+  skillsOf(victim).healthDirty = true;
+  world.markChanged(victim);
+  world.sendNear(victim.x, victim.z, world.interestRadius, 'combat:hit', {
+    attackerId, targetId: victim.id, damage, targetHealth: victim.state.health, maxHealth: victim.state.maxHealth,
+  });
+  if (victim.state.health <= 0) return playerDies(world, victim);
+  if (!activityOf(victim) && victim.path.length === 0 && !victim.lock) {
+    startActivity(victim, { kind: 'attack', targetId: attackerId, nextTick: tick + 1, data: {} });
   }
 }
 
@@ -269,13 +353,7 @@ function stepToward(world: WorldApi, npc: NpcFighter, x: number, z: number): voi
   for (const tile of options) {
     if ((tile.x === e.x && tile.z === e.z) || world.blocked.isBlocked(tile.x, tile.z)) continue;
     if (Math.max(Math.abs(tile.x - npc.spawnX), Math.abs(tile.z - npc.spawnZ)) > LEASH_TILES) continue;
-    const fromX = e.x;
-    const fromZ = e.z;
-    e.state.x = tile.x;
-    e.state.z = tile.z;
-    world.grid.move(e, fromX, fromZ);
-    world.markChanged(e);
-    return;
+    return moveNpc(world, e, tile);
   }
 }
 
@@ -288,26 +366,15 @@ function npcStep(world: WorldApi, npc: NpcFighter, tick: number): void {
     world.markChanged(npc.entity);
   }
   if (!target || npc.targetId === null) {
-    if (npc.entity.x !== npc.spawnX || npc.entity.z !== npc.spawnZ) stepToward(world, npc, npc.spawnX, npc.spawnZ);
+    // Back within the wander area (wander.ts moves it about inside).
+    if (chebyshev(npc.entity, { x: npc.spawnX, z: npc.spawnZ }) > npc.wanderRadius) stepToward(world, npc, npc.spawnX, npc.spawnZ);
     return;
   }
   if (chebyshev(npc.entity, target) > 1) return stepToward(world, npc, target.x, target.z);
   if (tick < npc.nextAttackTick) return;
   npc.nextAttackTick = tick + npc.combat.attackSpeed;
   const hit = npcAttack(npc.combat, { fighter: fighterOf(world, target), hitpoints: Math.ceil(target.state.health / HITPOINTS_SCALE) }, world.data.itemsById, random);
-  const damage = Math.min(hit.damage * HITPOINTS_SCALE, target.state.health);
-  target.state.health -= damage;
-  target.inCombatUntilTick = tick + IN_COMBAT_TICKS;
-  skillsOf(target).healthDirty = true;
-  world.markChanged(target);
-  world.sendNear(target.x, target.z, world.interestRadius, 'combat:hit', {
-    attackerId: npc.entity.id, targetId: target.id, damage, targetHealth: target.state.health, maxHealth: target.state.maxHealth,
-  });
-  if (target.state.health <= 0) return playerDies(world, target);
-  // Auto-retaliate: an idle player fights back.
-  if (!activityOf(target) && target.path.length === 0 && !target.lock) {
-    startActivity(target, { kind: 'attack', targetId: npc.entity.id, nextTick: tick + 1, data: {} });
-  }
+  hurtPlayer(world, target, npc.entity.id, hit.damage, tick);
 }
 
 function playerDies(world: WorldApi, player: OnlinePlayer): void {
@@ -316,6 +383,10 @@ function playerDies(world: WorldApi, player: OnlinePlayer): void {
   combat.dying.add(player);
   stopActivity(world, player, 'DIED');
   for (const npc of combat.fighters().values()) if (npc.targetId === player.id) npc.targetId = null;
+  for (const other of world.players()) {
+    const activity = activityOf(other);
+    if (activity?.kind === 'attack' && activity.targetId === player.id) stopActivity(world, other, 'TARGET_DIED');
+  }
   void killPlayer(world, player)
     .then(() => {
       skillsOf(player).healthDirty = true;

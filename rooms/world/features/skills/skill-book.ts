@@ -1,8 +1,10 @@
 /**
  * Skills of the players online: experience (kept fractional in memory, persisted as its floor — the fraction is
- * safe to lose), levels derived from it, `skill:xp` / `skill:levelUp`, the combat level, and the batched saves.
- * A level-up is written at once; other gains every SAVE_EVERY_TICKS ticks, on the auto-save and on leaving.
+ * safe to lose), levels derived from it, `skill:xp` / `skill:levelUp`, the combat level, prayer points, and the
+ * batched saves. A level-up is written at once; other gains every SAVE_EVERY_TICKS ticks, on the auto-save and on
+ * leaving.
  */
+import { prayerLevelChanged, type PrayerState } from '../../../../src/game/prayer.ts';
 import { SKILLS, addXp, combatLevel, levelForXp, type Levels, type Skill } from '../../../../src/game/skills.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
@@ -18,10 +20,21 @@ export class SkillBook {
   readonly dirty = new Set<Skill>();
   /** Health differs from what was last written. */
   healthDirty = false;
+  /** Prayer points (persisted) and the active prayers (off at every login). */
+  prayer: PrayerState;
+  /** Prayer points differ from what was last written. */
+  prayerDirty = false;
 
-  constructor(xp: Record<Skill, number>, levels: Record<Skill, number>) {
+  constructor(xp: Record<Skill, number>, levels: Record<Skill, number>, prayerPoints: number) {
     this.xp = xp;
     this.levels = levels;
+    this.prayer = { points: prayerPoints, active: [], drainProgress: 0 };
+  }
+
+  /** Replaces the prayer state; a change of points is written with the next batch. */
+  setPrayer(next: PrayerState): void {
+    if (next.points !== this.prayer.points) this.prayerDirty = true;
+    this.prayer = next;
   }
 
   snapshot(): Levels {
@@ -45,14 +58,16 @@ export function combatLevelOf(book: SkillBook): number {
 /** Loads a joining player's experience and levels (a level column above its XP's level is kept: set by hand). */
 export async function loadSkills(world: WorldApi, player: OnlinePlayer): Promise<SkillBook> {
   const columns = SKILLS.flatMap((s) => [`${s}_xp`, `${s}_level`]).join(', ');
-  const [row] = await world.context().db.em.fork().execute<Array<Record<string, number>>>(`select ${columns}, health from characters where id = ?`, [player.id]);
+  const [row] = await world.context().db.em.fork().execute<Array<Record<string, number | null>>>(`select ${columns}, health, prayer_points from characters where id = ?`, [player.id]);
   const xp = {} as Record<Skill, number>;
   const levels = {} as Record<Skill, number>;
   for (const skill of SKILLS) {
     xp[skill] = Number(row[`${skill}_xp`]);
     levels[skill] = Math.max(Number(row[`${skill}_level`]), levelForXp(xp[skill]));
   }
-  const book = new SkillBook(xp, levels);
+  // null (never written) is full; points above the level (it was set lower by hand) are cut to it.
+  const prayerPoints = row.prayer_points === null ? levels.prayer : Math.min(Number(row.prayer_points), levels.prayer);
+  const book = new SkillBook(xp, levels, prayerPoints);
   books.set(player, book);
   player.state.maxHealth = levels.constitution * HITPOINTS_SCALE;
   player.state.health = Math.min(player.state.health, player.state.maxHealth);
@@ -66,6 +81,11 @@ export function skillsState(book: SkillBook): Record<string, unknown> {
     skills: SKILLS.map((skill) => ({ skill, level: book.levels[skill], xp: Math.floor(book.xp[skill]) })),
     combatLevel: combatLevelOf(book),
   };
+}
+
+/** The payload of `prayer:state`. */
+export function prayerState(book: SkillBook): Record<string, unknown> {
+  return { points: book.prayer.points, maxPoints: book.levels.prayer, active: [...book.prayer.active] };
 }
 
 /** Adds experience: `skill:xp` always, `skill:levelUp` and a prompt save on a new level, combat level kept current. */
@@ -93,6 +113,10 @@ export function afterLevelChange(world: WorldApi, player: OnlinePlayer, skill: S
     player.state.health = Math.max(0, Math.min(player.state.maxHealth, player.state.health + gainedLevels * HITPOINTS_SCALE));
     book.healthDirty = true;
   }
+  if (skill === 'prayer') {
+    book.setPrayer(prayerLevelChanged(book.prayer, gainedLevels, book.levels.prayer));
+    player.client.send('prayer:state', prayerState(book));
+  }
   const combat = combatLevelOf(book);
   if (combat !== player.state.combatLevel) {
     player.state.combatLevel = combat;
@@ -115,10 +139,12 @@ async function writeSkills(world: WorldApi, player: OnlinePlayer, force: boolean
   const book = books.get(player);
   if (!book) return;
   const skills = force ? [...SKILLS] : [...book.dirty];
-  if (skills.length === 0 && !book.healthDirty) return;
+  if (skills.length === 0 && !book.healthDirty && !book.prayerDirty) return;
   book.dirty.clear();
   const health = book.healthDirty;
   book.healthDirty = false;
+  const prayer = book.prayerDirty;
+  book.prayerDirty = false;
   // Without `force`, greatest() keeps experience another writer (burying bones) added in the meantime.
   const sets = skills.flatMap((s) => force
     ? [`${s}_xp = ?`, `${s}_level = ?`]
@@ -129,6 +155,10 @@ async function writeSkills(world: WorldApi, player: OnlinePlayer, force: boolean
   if (health) {
     sets.push('health = ?');
     params.push(player.state.health);
+  }
+  if (prayer) {
+    sets.push('prayer_points = ?');
+    params.push(book.prayer.points);
   }
   await world.context().db.em.fork().execute(`update characters set ${sets.join(', ')} where id = ?`, [...params, player.id]);
 }

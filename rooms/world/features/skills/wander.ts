@@ -1,0 +1,70 @@
+/**
+ * NPC wandering: idle NPCs whose spawn has a `wanderRadius` (spawns.json) take a random step now and then
+ * (src/game/wander.ts) on walkable tiles within that radius of the spawn. Fighting NPCs, NPCs hit lately and dead
+ * ones stay out of it (combat walks them back first). Positions reach clients like every NPC move: the NPC's
+ * state (SDK) and `world:update` (JSON). The randomness is its own, injectable for tests (`setWanderRng`).
+ */
+import { wanderStep } from '../../../../src/game/wander.ts';
+import type { Tile } from '../../online-player.ts';
+import type { WorldApi } from '../../world-api.ts';
+import { NpcEntity } from '../../world-entities.ts';
+
+interface Wanderer {
+  readonly entity: NpcEntity;
+  readonly spawn: Tile;
+  readonly radius: number;
+}
+
+let rng: () => number = Math.random;
+
+/** Replaces the randomness of NPC wandering (tests). */
+export function setWanderRng(next: () => number): void {
+  rng = next;
+}
+
+/** The spawns.json entry of a spawned NPC (entity ids are `npc-<index in spawns.npcs>`); none for admin spawns. */
+function spawnOf(world: WorldApi, entityId: string) {
+  const index = /^npc-(\d+)$/.exec(entityId)?.[1];
+  return index === undefined ? undefined : world.data.spawns.npcs[Number(index)];
+}
+
+export function spawnWanderRadius(world: WorldApi, entityId: string): number {
+  return spawnOf(world, entityId)?.wanderRadius ?? 0;
+}
+
+/** Moves an NPC one tile and lets observers know. */
+export function moveNpc(world: WorldApi, entity: NpcEntity, tile: Tile): void {
+  const fromX = entity.x;
+  const fromZ = entity.z;
+  entity.state.x = tile.x;
+  entity.state.z = tile.z;
+  world.grid.move(entity, fromX, fromZ);
+  world.markChanged(entity);
+}
+
+const wanderers = new WeakMap<WorldApi, Wanderer[]>();
+
+/** The world's spawned NPCs with a wander radius, found once through the spatial grid. */
+function wanderersOf(world: WorldApi): Wanderer[] {
+  let found = wanderers.get(world);
+  if (!found) {
+    found = [];
+    const { width, depth } = world.data.world;
+    world.grid.forEachNear(width / 2, depth / 2, Math.max(width, depth), (entity) => {
+      if (!(entity instanceof NpcEntity)) return;
+      const spawn = spawnOf(world, entity.id);
+      if (spawn && spawn.wanderRadius > 0) found!.push({ entity, spawn: { x: spawn.x, z: spawn.z }, radius: spawn.wanderRadius });
+    });
+    wanderers.set(world, found);
+  }
+  return found;
+}
+
+/** One tick of wandering; `busy(id)` says which NPCs are fighting (or dead) and must not wander. */
+export function wanderTick(world: WorldApi, busy: (npcEntityId: string) => boolean): void {
+  for (const { entity, spawn, radius } of wanderersOf(world)) {
+    if (busy(entity.id)) continue;
+    const step = wanderStep(world.blocked, { x: entity.x, z: entity.z }, spawn, radius, rng);
+    if (step) moveNpc(world, entity, step);
+  }
+}

@@ -1,0 +1,34 @@
+/** Helpers for the skills suites: a player whose character columns (levels, health, prayer points) are set first. */
+import { seed, type Seed, type Seeded } from '../economy/support.ts';
+import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+/** Character columns written before entering, e.g. `{prayer_level: 43, prayer_points: 1}`. */
+export type Columns = Record<string, number | null>;
+
+/** A new character at `at` with these items and column values, entered over /ws. */
+export async function playerWith(server: TestServer, at: { x: number; z: number }, columns: Columns, items: Seed = {}): Promise<Seeded> {
+  const account = await anonymousAccount(server);
+  const character = await createCharacterRow(server, account.accountId, at);
+  await seed(server.context.db, character.id, items);
+  const names = Object.keys(columns);
+  for (const name of names) if (!/^[a-z_]+$/.test(name)) throw new Error(`not a column name: ${name}`);
+  if (names.length > 0) {
+    await server.context.db.em.fork().execute(
+      `update characters set ${names.map((n) => `${n} = ?`).join(', ')} where id = ?`,
+      [...Object.values(columns), character.id],
+    );
+  }
+  const client = await jsonPlayer(server, account, character.id);
+  await client.waitFor('player:sync');
+  return { account, characterId: character.id, client };
+}
+
+/** A pseudo-random sequence (a linear congruential generator) with values in [0, scale). */
+export function sequence(seedValue: number, scale = 1): () => number {
+  let state = seedValue >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state / 2 ** 32) * scale;
+  };
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
+import { WANDER_CHANCE } from '../../src/game/wander.ts';
+import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
+import { until } from '../economy/support.ts';
+import { bundledData } from '../game/support/bundled-data.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { playerWith, sequence } from './support.ts';
+
+/** spawns.json: npcs[6–8] are chickens (radius 4), npcs[11–12] giant rats (radius 3); npcs[0] the banker (radius 0). */
+const WANDERERS = [6, 7, 8, 11, 12];
+
+describe('NPC wandering over a real socket', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+    // Every draw is below the wander chance: each idle wanderer steps on every tick, in varied directions.
+    setWanderRng(sequence(7, WANDER_CHANCE));
+  });
+  after(async () => {
+    setWanderRng(Math.random);
+    await server.close();
+  });
+
+  it('idle NPCs step about within their radius on walkable tiles, and clients see them move', async () => {
+    const data = await bundledData();
+    const blocked = computeBlockedTiles(data);
+    const { client } = await playerWith(server, { x: 88, z: 52 }, {});
+    const seen = new Map<string, Array<{ x: number; z: number }>>();
+    const positions = () => {
+      seen.clear();
+      for (const event of client.events) {
+        if (event.type !== 'world:update') continue;
+        for (const entity of [...event.data.added, ...event.data.changed]) {
+          if (entity.kind !== 'npc') continue;
+          const list = seen.get(entity.id) ?? [];
+          list.push({ x: entity.x, z: entity.z });
+          seen.set(entity.id, list);
+        }
+      }
+      return seen;
+    };
+    await until(async () => (positions().get('npc-6')?.length ?? 0) >= 10, 15_000);
+
+    for (const index of WANDERERS) {
+      const spawn = data.spawns.npcs[index];
+      const path = positions().get(`npc-${index}`) ?? [];
+      assert.ok(new Set(path.map((p) => `${p.x},${p.z}`)).size >= 3, `npc-${index} moved about (${JSON.stringify(path)})`);
+      for (const p of path) {
+        assert.ok(Math.max(Math.abs(p.x - spawn.x), Math.abs(p.z - spawn.z)) <= spawn.wanderRadius, `npc-${index} at ${p.x},${p.z} left its radius`);
+        assert.ok(!blocked.isBlocked(p.x, p.z), `npc-${index} on a blocked tile ${p.x},${p.z}`);
+      }
+      for (let i = 1; i < path.length; i++) {
+        assert.ok(Math.max(Math.abs(path[i].x - path[i - 1].x), Math.abs(path[i].z - path[i - 1].z)) <= 1, `npc-${index} jumped`);
+      }
+    }
+    client.close();
+  });
+});
