@@ -1,7 +1,7 @@
 /**
- * What a player is busy doing on the tick (gathering, processing, fighting, praying at an altar): one activity at a time. Starting one
- * walks the player beside the target first (the movement feature's path); walking elsewhere, another action or
- * leaving stops it. Randomness is injectable for tests (`setSkillsRng`).
+ * What a player is busy doing on the tick (gathering, processing, fighting, praying at an altar): one activity at a
+ * time. Starting one walks the player beside the target first (the movement feature's path); walking elsewhere,
+ * another action or leaving stops it. Randomness is injectable for tests (`setSkillsRng`).
  */
 import { findPathNextTo } from '../../../../src/game/pathfinding.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
