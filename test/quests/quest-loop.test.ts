@@ -147,6 +147,13 @@ describe('NPC dialogue and quests over a real socket @db', function () {
     ]);
     assert.equal(body.quests[0].completedAt, journal.quests[0].completedAt);
     assert.equal(body.quests[1].startedAt, null);
+
+    // Leaving saves the skill book: the reward experience, already stored, is not added a second time.
+    client.send('world:leave');
+    await client.waitFor('world:left');
+    assert.deepEqual(await characterColumns(db, characterId, ['fishing_xp', 'cooking_xp', 'quest_points']), {
+      fishing_xp: xpBefore.fishing_xp + 400, cooking_xp: xpBefore.cooking_xp + 200, quest_points: 1,
+    });
     client.close();
   });
 
