@@ -8,6 +8,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { checkCharacterName } from '../game/character-name.ts';
 import { combatLevel, SKILLS, startingLevels, xpForLevel, type Skill } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
+import { accountChanged } from './account-changes.ts';
 import { Character, EquipmentSlot, InventorySlot } from './entities/index.ts';
 
 export const MAX_CHARACTERS_PER_ACCOUNT = 10;
@@ -60,5 +61,6 @@ export async function createCharacter(em: SqlEntityManager, data: GameData | nul
     if ((error as { code?: string }).code === '23505' || /unique/i.test(String(error))) throw taken();
     throw error;
   }
+  accountChanged(request.accountId);
   return em.fork().findOneOrFail(Character, { id });
 }

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { assertMayActAs, assertOwnsCharacter } from '../../auth/accounts.ts';
 import { authServiceOf } from '../../auth/middleware.ts';
 import type { GameContext } from '../../context.ts';
+import { accountChanged } from '../../db/account-changes.ts';
 import { CharacterCreationRefused, createCharacter } from '../../db/character-creation.ts';
 import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
@@ -171,6 +172,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     const character = await assertMayActAs(fork, identity, params.characterId);
     if (context.online.has(character.id)) throw new HttpProblem(409, 'CHARACTER_ONLINE', 'leave the world before deleting this character');
     await fork.nativeDelete(Character, { id: character.id });
+    accountChanged(identity.accountId);
     res.status(204).end();
   });
 
@@ -188,6 +190,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
       if (profile) profile.activeCharacterId = character.id;
       else tx.create(PlayerProfile, { accountId: identity.accountId, avatar: null, activeCharacterId: character.id });
     });
+    accountChanged(identity.accountId);
     res.json({ activeCharacterId: character.id, token: session.token, tokenType: 'Bearer', expiresAt: session.expiresAt.toISOString() } satisfies z.infer<typeof SelectResponse>);
   });
 }

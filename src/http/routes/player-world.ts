@@ -11,11 +11,13 @@ import { z } from 'zod';
 import { requireLiveAccount } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
 import type { GameContext } from '../../context.ts';
+import { accountChanged } from '../../db/account-changes.ts';
 import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
-import { worldOf } from '../../agents/world-link.ts';
+import { worldOf, type AgentWorld } from '../../agents/world-link.ts';
 import { insideRect } from '../../agents/planning.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
+import { PlayerCache, type AccountSnapshot } from './player-cache.ts';
 
 export const DISPLAY_NAME_MAX = 24;
 const DisplayName = z.string().trim().min(3, 'at least 3 characters').max(DISPLAY_NAME_MAX, `at most ${DISPLAY_NAME_MAX} characters`)
@@ -97,24 +99,67 @@ export function summarize(context: GameContext, character: Character, activeId: 
   };
 }
 
+/** Entering or leaving the world changes a character's last login and saved combat level: tell the caches. */
+const watchedWorlds = new WeakSet<AgentWorld>();
+function announceWorldChanges(world: AgentWorld | undefined): void {
+  if (!world || watchedWorlds.has(world)) return;
+  watchedWorlds.add(world);
+  // Registered after the game's own hooks, so a leave is announced once its saves are written.
+  world.onPlayerJoin((player) => accountChanged(player.accountId));
+  world.onPlayerLeave((player) => accountChanged(player.accountId));
+}
+
+async function loadAccount(context: GameContext, accountId: string): Promise<AccountSnapshot> {
+  const em = context.db.em.fork();
+  const user = await requireLiveAccount(em, accountId);
+  const profile = await em.findOne(PlayerProfile, { accountId: user.id });
+  const characters = await em.find(Character, { accountId: user.id }, {
+    orderBy: { createdAt: 'asc', id: 'asc' }, fields: ['id', 'name', 'combatLevel', 'createdAt', 'lastLoginAt'],
+  });
+  return {
+    accountId: user.id,
+    displayName: user.displayName,
+    avatar: profile?.avatar ?? null,
+    temporary: user.isTemporary,
+    expiresAt: user.isTemporary && user.expiresAt ? user.expiresAt : null,
+    activeCharacterId: profile?.activeCharacterId ?? null,
+    characters: characters.map((c) => ({
+      id: c.id, name: c.name, combatLevel: c.combatLevel, createdAt: c.createdAt.toISOString(),
+      lastLoginAt: c.lastLoginAt ? c.lastLoginAt.toISOString() : null,
+    })),
+  };
+}
+
 export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry, context: GameContext): void {
+  const cache = new PlayerCache({ enabled: !context.config.redisUrl });
   const playerBody = async (identity: Identity): Promise<z.infer<typeof PlayerResponse>> => {
-    const em = context.db.em.fork();
-    const user = await requireLiveAccount(em, identity.accountId);
-    const profile = await em.findOne(PlayerProfile, { accountId: user.id });
-    const where = identity.characterId !== undefined ? { accountId: user.id, id: identity.characterId } : { accountId: user.id };
-    const characters = await em.find(Character, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    const activeId = identity.characterId ?? profile?.activeCharacterId ?? null;
+    const world = worldOf(context);
+    if (cache.enabled) announceWorldChanges(world);
+    const account = await cache.read(identity.accountId, () => loadAccount(context, identity.accountId), (id) => context.online.has(id));
+    // A token bound to one character sees only that one, as its active character.
+    const characters = identity.characterId !== undefined ? account.characters.filter((c) => c.id === identity.characterId) : account.characters;
+    const activeId = identity.characterId ?? account.activeCharacterId;
     return {
-      accountId: user.id,
-      displayName: user.displayName,
-      avatar: profile?.avatar ?? null,
+      accountId: account.accountId,
+      displayName: account.displayName,
+      avatar: account.avatar,
       roles: [...identity.roles],
       scope: identity.scope,
-      temporary: user.isTemporary,
-      accountExpiresAt: user.isTemporary && user.expiresAt ? user.expiresAt.toISOString() : null,
+      temporary: account.temporary,
+      accountExpiresAt: account.expiresAt ? account.expiresAt.toISOString() : null,
       activeCharacterId: activeId,
-      characters: characters.map((c) => summarize(context, c, activeId)),
+      characters: characters.map((c) => {
+        const online = context.online.has(c.id);
+        return {
+          id: c.id,
+          name: c.name,
+          combatLevel: (online ? world?.player(c.id)?.state.combatLevel : undefined) ?? c.combatLevel,
+          online,
+          active: c.id === activeId,
+          createdAt: c.createdAt,
+          lastLoginAt: c.lastLoginAt,
+        };
+      }),
     };
   };
 
@@ -143,6 +188,7 @@ export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry,
         else tx.create(PlayerProfile, { accountId: identity.accountId, avatar: body.avatar, activeCharacterId: null });
       }
     });
+    accountChanged(identity.accountId);
     res.json(await playerBody(identity));
   });
 
