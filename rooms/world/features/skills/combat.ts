@@ -118,7 +118,7 @@ export function combatOf(world: WorldApi): CombatWorld {
   return combat;
 }
 
-export function inArea(world: WorldApi, x: number, z: number, flag: 'safe' | 'pvp'): boolean {
+function inArea(world: WorldApi, x: number, z: number, flag: 'safe' | 'pvp'): boolean {
   for (const area of world.data.areasById.values()) {
     const b = area.bounds;
     if (area[flag] && x >= b.minX && x <= b.maxX && z >= b.minZ && z <= b.maxZ) return true;
