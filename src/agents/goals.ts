@@ -1,9 +1,10 @@
 /**
  * Goal shapes of the agent goal-control API (docs/api.md): what a client may ask for (GoalSpec), what a running
- * goal reports (Goal) and the menu of goals the executor can pursue now (AvailableGoal). Pure: no I/O.
+ * goal reports (Goal) and the menu of goals the executor can pursue now (AvailableGoal; built by goal-menu.ts).
+ * Pure: no I/O.
  */
 import { z } from 'zod';
-import { SKILLS } from '../game/skills.ts';
+import { MAX_LEVEL, SKILLS } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
 
 const ManifestId = z.string().min(1).max(64).regex(/^[a-z0-9_-]+$/, 'must be a manifest id (a-z, 0-9, _ or -)');
@@ -25,19 +26,23 @@ export const GatherGoalSpec = z.object({
 
 export const TrainSkillGoalSpec = z.object({
   type: z.literal('train_skill'),
+  /** Any skill is accepted here; the executor trains the gathering skills (others: 409 SKILL_NOT_TRAINABLE). */
   skill: z.enum(SKILLS),
-  targetLevel: z.number().int().min(2).max(99),
-}).strict().meta({ description: 'Train a skill until it reaches a level.' });
+  targetLevel: z.number().int().min(2).max(MAX_LEVEL),
+}).strict().meta({
+  description: 'Train a gathering skill (woodcutting, mining, fishing) until it reaches a level: gathers at the best node for the level and the tool carried, banks a full inventory (keeping the tools and bait) and comes back, e.g. {"type":"train_skill","skill":"woodcutting","targetLevel":15}.',
+});
 
 export const KillGoalSpec = z.object({
   type: z.literal('kill'),
+  /** The NPC type (an id of npcs.json, e.g. `chicken`): the nearest live one of that type is fought each time. */
   npcId: ManifestId,
   count: z.number().int().min(1).max(1000),
-}).strict().meta({ description: 'Kill N of an NPC.' });
+}).strict().meta({ description: 'Kill N NPCs of a type, counted from the character\'s recorded NPC kills, e.g. {"type":"kill","npcId":"chicken","count":3}.' });
 
 export const BankInventoryGoalSpec = z.object({
   type: z.literal('bank_inventory'),
-}).strict().meta({ description: 'Walk to the nearest bank and deposit the whole inventory.' });
+}).strict().meta({ description: 'Walk to the nearest bank booth or banker and deposit the whole inventory (bank:depositAll).' });
 
 export const GoalSpec = z.discriminatedUnion('type', [
   TravelGoalSpec, GatherGoalSpec, TrainSkillGoalSpec, KillGoalSpec, BankInventoryGoalSpec,
@@ -59,10 +64,14 @@ export type GoalStatus = (typeof GOAL_STATUSES)[number];
 export const GoalProgress = z.object({
   current: z.number(),
   target: z.number(),
-  /** What current and target count: tiles (distance walked), items, kills, levels. */
+  /** What current and target count: tiles (distance walked), items, kills, xp (experience), steps. */
   unit: z.string(),
   /** 0–100. */
   percent: z.number().min(0).max(100),
+  /** train_skill only: the skill's level now. */
+  level: z.number().int().optional(),
+  /** train_skill only: the level the goal trains to. */
+  targetLevel: z.number().int().optional(),
 });
 export type GoalProgress = z.infer<typeof GoalProgress>;
 
@@ -91,24 +100,13 @@ export const AvailableGoal = z.object({
   type: z.enum(GOAL_TYPES),
   description: z.string(),
   spec: GoalSpec,
-  /** False when the world lacks what the goal needs (the reason says what). */
+  /** False when the world or the character lacks what the goal needs (the reason says what). */
   available: z.boolean(),
   unavailableReason: z.string().nullable(),
+  /** The 409 code POST …/goal answers for this goal while it is unavailable. */
+  unavailableCode: z.string().nullable(),
 }).meta({ id: 'AvailableGoal' });
 export type AvailableGoal = z.infer<typeof AvailableGoal>;
-
-/** Goal types the built-in executor can pursue in this world, and why the others cannot be. */
-export interface GoalCapabilities {
-  unavailable: Partial<Record<GoalType, string>>;
-}
-
-export const DEFAULT_CAPABILITIES: GoalCapabilities = {
-  unavailable: {
-    train_skill: 'skill training needs gathering or combat, which are not part of the world yet',
-    kill: 'combat is not part of the world yet',
-    bank_inventory: 'banking is not part of the world yet',
-  },
-};
 
 export function describeGoal(spec: GoalSpec, data: GameData | null): string {
   switch (spec.type) {
@@ -140,30 +138,4 @@ export function unknownReference(spec: GoalSpec, data: GameData | null): { code:
   }
   if (spec.type === 'kill' && !data.npcsById.has(spec.npcId)) return { code: 'NPC_NOT_FOUND', message: `no NPC "${spec.npcId}"` };
   return undefined;
-}
-
-/** The goal menu: travel to every area, plus one example of each other goal type (with availability). */
-export function availableGoals(data: GameData | null, capabilities: GoalCapabilities = DEFAULT_CAPABILITIES): AvailableGoal[] {
-  const specs: GoalSpec[] = [];
-  for (const area of data?.areasById.values() ?? []) specs.push({ type: 'travel', areaId: area.id });
-  for (const skill of GATHERING_SKILLS) {
-    const first = data?.gathering[skill][0]?.outputs[0];
-    if (first) specs.push({ type: 'gather', skill, itemId: first.itemId, quantity: 5 });
-  }
-  for (const skill of GATHERING_SKILLS) specs.push({ type: 'train_skill', skill, targetLevel: 10 });
-  const npc = [...(data?.npcsById.values() ?? [])].find((n) => (n as { combat?: unknown }).combat !== undefined)
-    ?? data?.npcsById.get('chicken');
-  if (npc) specs.push({ type: 'kill', npcId: npc.id, count: 3 });
-  specs.push({ type: 'bank_inventory' });
-  return specs.map((spec) => {
-    const reason = capabilities.unavailable[spec.type];
-    return {
-      id: goalIdOf(spec),
-      type: spec.type,
-      description: describeGoal(spec, data),
-      spec,
-      available: reason === undefined,
-      unavailableReason: reason ?? null,
-    };
-  });
 }

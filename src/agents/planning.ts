@@ -1,5 +1,6 @@
-/** Tile geometry the goal executor plans with: areas, distances, walkable destinations, waypoints. Pure. */
-import type { BlockedTiles } from '../manifests/blocked-tiles.ts';
+/** Tile geometry the goal executor plans with: areas, distances, walkable destinations, waypoints, banks. Pure. */
+import { placedStationTiles, type BlockedTiles } from '../manifests/blocked-tiles.ts';
+import type { GameData } from '../manifests/game-data.ts';
 import type { TileRect } from '../manifests/schemas/common.ts';
 
 export interface Tile {
@@ -47,4 +48,34 @@ export function waypointToward(blocked: BlockedTiles, from: Tile, to: Tile, maxS
   const target = { x: from.x + clamp(to.x - from.x), z: from.z + clamp(to.z - from.z) };
   if (target.x === to.x && target.z === to.z) return to;
   return nearestWalkable(blocked, target, Math.max(2, Math.floor(maxStep / 4)));
+}
+
+export function chebyshev(a: Tile, b: Tile): number {
+  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
+}
+
+/** Where the bank is used from: the tiles of every bank booth, and the spawn tile of every banker. */
+export function bankSites(data: GameData): TileRect[] {
+  const booths = data.spawns.stations
+    .filter((spawn) => data.stationsById.get(spawn.stationId)?.type === 'bank')
+    .map((spawn) => placedStationTiles(data, spawn));
+  const bankers = data.spawns.npcs
+    .filter((spawn) => data.npcsById.get(spawn.npcId)?.role === 'banker')
+    .map((spawn) => ({ minX: spawn.x, maxX: spawn.x, minZ: spawn.z, maxZ: spawn.z }));
+  return [...booths, ...bankers];
+}
+
+/** The walkable tiles right beside a bank site (well inside the bank's reach), nearest to `from` first. */
+export function bankAccessTiles(blocked: BlockedTiles, sites: readonly TileRect[], from: Tile): Tile[] {
+  const tiles = new Map<string, Tile>();
+  for (const site of sites) {
+    for (let x = site.minX - 1; x <= site.maxX + 1; x++) {
+      for (let z = site.minZ - 1; z <= site.maxZ + 1; z++) {
+        if (insideRect(site, x, z) || blocked.isBlocked(x, z)) continue;
+        tiles.set(`${x},${z}`, { x, z });
+      }
+    }
+  }
+  const manhattan = (t: Tile) => Math.abs(t.x - from.x) + Math.abs(t.z - from.z);
+  return [...tiles.values()].sort((a, b) => chebyshev(a, from) - chebyshev(b, from) || manhattan(a) - manhattan(b));
 }

@@ -3,10 +3,11 @@
  * is refused everywhere from then on), goal control per the spec's "Agent goal pause" table, messages, and the
  * built-in goal executor that drives the character each tick through the world's own message handlers.
  *
- * The executor acts on the character's live connection (`world.dispatch(player.client, 'player:move', …)`), so
- * every rule a player's own move obeys (validation, pathfinding, distance cap, blocked tiles, the interface lock,
- * the connection's message limit) applies; it never writes positions itself. It runs only while the character is
- * in the world; otherwise the goal waits. One agent may be registered per character at a time.
+ * The executor (src/agents/executor/) acts on the character's live connection (`world.dispatch(player.client,
+ * 'player:move' | 'player:action' | 'bank:depositAll' | …)`), so every rule a player's own message obeys
+ * (validation, pathfinding, distance cap, blocked tiles, reach, the interface lock, the connection's message limit)
+ * applies; it never writes positions or items itself. It runs only while the character is in the world; otherwise
+ * the goal waits. One agent may be registered per character at a time.
  */
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -17,44 +18,30 @@ import type { Config } from '../config.ts';
 import type { GameContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { Agent, Character, User } from '../db/entities/index.ts';
+import { loadContainers } from '../db/item-transaction.ts';
+import { SKILLS, levelForXp, type Skill } from '../game/skills.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Logger } from '../logger.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import type { OnlinePlayer } from '../../rooms/world/online-player.ts';
+import { stepGoal, stopActivityOf, type Step } from './executor/index.ts';
+import { liveFacts } from './executor/world-view.ts';
+import { automaticGoal, availableGoals, goalRefusal, type CharacterFacts } from './goal-menu.ts';
 import {
-  availableGoals, DEFAULT_CAPABILITIES, describeGoal, GoalSpec, unknownReference,
+  describeGoal, GoalSpec, unknownReference,
   type Goal,
   type AvailableGoal, type SetGoalBody,
 } from './goals.ts';
-import { destinationIn, distanceToRect, insideRect, waypointToward, type Tile } from './planning.ts';
 import { forwardToAgentService } from './remote.ts';
-import { countItem, freeSlotCount } from '../game/inventory.ts';
-import { activityOf } from '../../rooms/world/features/skills/activity.ts';
+import { taskOf, type AgentRuntime } from './runtime.ts';
 import { worldOf, type AgentWorld } from './world-link.ts';
+
+export type { AgentRuntime } from './runtime.ts';
 
 /** Ticks an agent idles after its goal ended before it picks the next one itself. */
 export const AUTO_SELECT_DELAY_TICKS = 3;
-/** Move targets tried per plan, farthest first (each ≤ the 64-tile move cap with the walkable-tile search). */
-const STEP_SIZES = [48, 24, 12, 6];
-const MAX_PLAN_FAILURES = 8;
-/** How far a gather goal looks for a node that yields its item (tiles, Chebyshev). */
-const GATHER_SEARCH_RADIUS = 48;
 const RECENT_GOALS = 5;
 export const MAX_AGENT_NAME = 40;
-
-export interface AgentRuntime {
-  agentId: string;
-  accountId: string;
-  characterId: string;
-  goalsPaused: boolean;
-  goal: Goal | null;
-  recentGoals: Goal[];
-  idleTicks: number;
-  plan: { destination: Tile; startDistance: number; failures: number } | undefined;
-  /** A gather goal's count of the item when it started, and its failed attempts to start gathering. */
-  gather: { goalId: string; baseline: number; failures: number } | undefined;
-  busy: boolean;
-}
 
 export interface GoalControlState {
   success: boolean;
@@ -83,7 +70,14 @@ interface StoredGoal {
   spec: GoalSpec;
   source: Goal['source'];
   startedAt: string;
+  /** What progress counts from (see GoalTask.baseline), once the goal ran. */
+  baseline?: number;
 }
+
+/** The progress unit a goal reports before its first step. */
+const INITIAL_UNITS: Record<GoalSpec['type'], string> = {
+  travel: 'tiles', gather: 'items', train_skill: 'xp', kill: 'kills', bank_inventory: 'tiles',
+};
 
 export class AgentService {
   private readonly context: GameContext;
@@ -213,9 +207,14 @@ export class AgentService {
     return this.snapshot(await this.runtimeOf(agent));
   }
 
+  /**
+   * Sets a goal: 404 for an unknown goalId or manifest id, 409 with the refusal's code when the character cannot
+   * pursue it now (goal-menu.ts: SKILL_NOT_TRAINABLE, TARGET_LEVEL_REACHED, NO_TOOL, LEVEL_TOO_LOW, …).
+   */
   async setGoal(agent: Agent, body: SetGoalBody, source: Goal['source'] = 'user'): Promise<GoalControlState> {
     const runtime = await this.runtimeOf(agent);
-    const menu = this.menu();
+    const facts = await this.factsOf(runtime);
+    const menu = this.menu(facts);
     let spec: GoalSpec;
     if ('goalId' in body) {
       const entry = menu.find((goal) => goal.id === body.goalId);
@@ -226,11 +225,11 @@ export class AgentService {
     }
     const unknown = unknownReference(spec, this.data);
     if (unknown) throw new HttpProblem(404, unknown.code, unknown.message);
-    const reason = DEFAULT_CAPABILITIES.unavailable[spec.type];
-    if (reason) throw new HttpProblem(409, 'GOAL_UNAVAILABLE', reason, { goalType: spec.type });
+    const refusal = goalRefusal(spec, this.data, facts);
+    if (refusal) throw new HttpProblem(409, refusal.code, refusal.message, { goalType: spec.type });
     this.startGoal(runtime, spec, source);
     await this.persist(runtime);
-    return this.snapshot(runtime);
+    return this.snapshot(runtime, facts);
   }
 
   /** goal/stop: path cancelled now, no automatic goals, the agent idles; chat keeps working. */
@@ -263,7 +262,7 @@ export class AgentService {
       handledBy = 'service';
       const answer = await forwardToAgentService(serviceUrl, this.config.agentServiceTimeoutMs, {
         agentId: agent.id, characterId: agent.characterId, characterName: (await this.characterNames([agent.characterId])).get(agent.characterId) ?? '',
-        message: text, goal: runtime.goal, goalsPaused: runtime.goalsPaused, availableGoals: this.menu(),
+        message: text, goal: runtime.goal, goalsPaused: runtime.goalsPaused, availableGoals: this.menu(await this.factsOf(runtime)),
       });
       reply = answer.reply ?? '';
       say = answer.say;
@@ -283,7 +282,7 @@ export class AgentService {
     }
     let chatSent = false;
     if (say !== undefined) chatSent = await this.say(runtime, say);
-    return { handledBy, reply, chat: { sent: chatSent, message: say ?? null }, ...this.snapshot(runtime) };
+    return { handledBy, reply, chat: { sent: chatSent, message: say ?? null }, ...(await this.snapshot(runtime)) };
   }
 
   quickActions(agent: Agent, runtime: GoalControlState) {
@@ -324,25 +323,83 @@ export class AgentService {
         if (runtime.idleTicks >= AUTO_SELECT_DELAY_TICKS) this.selectAutomatically(runtime, player);
         continue;
       }
-      if (goal.spec.type === 'travel') this.stepTravel(world, runtime, goal, player);
-      else if (goal.spec.type === 'gather') this.stepGather(world, runtime, goal, player);
-      else this.finish(runtime, 'failed', DEFAULT_CAPABILITIES.unavailable[goal.spec.type] ?? 'the executor cannot pursue this goal');
+      if (goal.status === 'waiting') this.touch(goal, 'active', null);
+      try {
+        stepGoal(this.stepOf(world, runtime, goal, player));
+      } catch (error) {
+        this.logger.error({ err: error, agentId: runtime.agentId, goalType: goal.type }, 'agent goal step failed');
+        this.finish(runtime, 'failed', 'the executor hit an internal error');
+      }
     }
+  }
+
+  /** The character died: its goal fails (a fight is over, and what it carried lies at its gravestone). */
+  characterDied(characterId: string): void {
+    const agentId = this.byCharacter.get(characterId);
+    const runtime = agentId ? this.runtimes.get(agentId) : undefined;
+    if (runtime?.goal && runtime.goal.endedAt === null && runtime.goal.status === 'active') this.finish(runtime, 'failed', 'the character died');
   }
 
   // ---- internals ----
 
-  private menu(): AvailableGoal[] {
-    return availableGoals(this.data);
+  private stepOf(world: AgentWorld, runtime: AgentRuntime, goal: Goal, player: OnlinePlayer): Step {
+    return {
+      world, runtime, goal, player, task: taskOf(runtime, goal),
+      finish: (status, detail) => {
+        if (runtime.goal === goal) this.finish(runtime, status, detail);
+      },
+      send: (type, data, then) => {
+        runtime.busy = true;
+        world.dispatch(player.client, type, data)
+          .then(() => {
+            if (runtime.goal === goal) then?.();
+          })
+          .catch((error: unknown) => this.logger.error({ err: error, agentId: runtime.agentId, event: type }, 'agent action failed'))
+          .finally(() => { runtime.busy = false; });
+      },
+      setBaseline: (value) => {
+        const task = taskOf(runtime, goal);
+        task.baseline = value;
+        if (runtime.goal === goal) this.persistQuietly(runtime);
+      },
+      countKills: async (npcId) => {
+        try {
+          const [row] = await this.db.em.fork().execute<Array<{ kill_count: number }>>(
+            'select kill_count from npc_kills where character_id = ? and npc_id = ?', [runtime.characterId, npcId]);
+          return row ? Number(row.kill_count) : 0;
+        } catch (error) {
+          this.logger.error({ err: error, agentId: runtime.agentId }, 'reading the kill count failed');
+          return undefined;
+        }
+      },
+    };
   }
 
-  private snapshot(runtime: AgentRuntime): GoalControlState {
+  private menu(facts: CharacterFacts | undefined): AvailableGoal[] {
+    return availableGoals(this.data, facts);
+  }
+
+  /** What the goal menu needs to know about the character: live from the world when it is in, else stored. */
+  private async factsOf(runtime: AgentRuntime): Promise<CharacterFacts | undefined> {
+    const player = worldOf(this.context)?.player(runtime.characterId);
+    const live = player ? liveFacts(player) : undefined;
+    if (live) return live;
+    const em = this.db.em.fork();
+    const columns = SKILLS.flatMap((skill) => [`${skill}_level`, `${skill}_xp`]).join(', ');
+    const [row] = await em.execute<Array<Record<string, number>>>(`select ${columns}, combat_level from characters where id = ?`, [runtime.characterId]);
+    if (!row) return undefined;
+    const containers = (await loadContainers(em, [runtime.characterId], false)).get(runtime.characterId)!;
+    const levels = Object.fromEntries(SKILLS.map((skill: Skill) => [skill, Math.max(Number(row[`${skill}_level`]), levelForXp(Number(row[`${skill}_xp`])))])) as Record<Skill, number>;
+    return { levels, inventory: containers.inventory, equipment: containers.equipment, combatLevel: Number(row.combat_level) };
+  }
+
+  private async snapshot(runtime: AgentRuntime, facts?: CharacterFacts): Promise<GoalControlState> {
     return {
       success: true,
       agentId: runtime.agentId,
       goal: runtime.goal,
       goalsPaused: runtime.goalsPaused,
-      availableGoals: this.menu(),
+      availableGoals: this.menu(facts ?? await this.factsOf(runtime)),
       characterOnline: this.context.online.has(runtime.characterId),
       recentGoals: runtime.recentGoals,
     };
@@ -377,12 +434,13 @@ export class AgentService {
     if (known) return known;
     const runtime: AgentRuntime = {
       agentId: agent.id, accountId: agent.accountId, characterId: agent.characterId, goalsPaused: agent.goalsPaused,
-      goal: null, recentGoals: [], idleTicks: 0, plan: undefined, gather: undefined, busy: false,
+      goal: null, recentGoals: [], idleTicks: 0, plan: undefined, task: undefined, busy: false,
     };
     const stored = agent.goal as StoredGoal | null;
     const spec = stored ? GoalSpec.safeParse(stored.spec) : undefined;
     if (stored && spec?.success) {
       runtime.goal = this.newGoal(spec.data, stored.source, stored.id, stored.startedAt);
+      if (typeof stored.baseline === 'number') taskOf(runtime, runtime.goal).baseline = stored.baseline;
       if (runtime.goalsPaused) this.touch(runtime.goal, 'waiting', 'goals are paused');
     }
     if (!agent.revokedAt) {
@@ -393,8 +451,10 @@ export class AgentService {
   }
 
   private async persist(runtime: AgentRuntime): Promise<void> {
-    const goal = runtime.goal && runtime.goal.endedAt === null
-      ? { id: runtime.goal.id, spec: runtime.goal.spec, source: runtime.goal.source, startedAt: runtime.goal.startedAt } satisfies StoredGoal
+    const current = runtime.goal;
+    const baseline = current && runtime.task?.goalId === current.id ? runtime.task.baseline : undefined;
+    const goal = current && current.endedAt === null
+      ? { id: current.id, spec: current.spec, source: current.source, startedAt: current.startedAt, ...(baseline === undefined ? {} : { baseline }) } satisfies StoredGoal
       : null;
     await this.db.em.fork().nativeUpdate(Agent, { id: runtime.agentId }, { goalsPaused: runtime.goalsPaused, goal });
   }
@@ -406,7 +466,7 @@ export class AgentService {
   private newGoal(spec: GoalSpec, source: Goal['source'], id: string = randomUUID(), startedAt: string = new Date().toISOString()): Goal {
     return {
       id, type: spec.type, spec, description: describeGoal(spec, this.data), source, status: 'active',
-      progress: { current: 0, target: 1, unit: spec.type === 'travel' ? 'tiles' : 'steps', percent: 0 },
+      progress: { current: 0, target: 1, unit: INITIAL_UNITS[spec.type], percent: 0 },
       detail: null, startedAt, updatedAt: new Date().toISOString(), endedAt: null,
     };
   }
@@ -415,6 +475,7 @@ export class AgentService {
     if (runtime.goal && runtime.goal.endedAt === null) this.endGoal(runtime, 'stopped', 'replaced by a new goal');
     runtime.goal = this.newGoal(spec, source);
     runtime.plan = undefined;
+    runtime.task = undefined;
     runtime.idleTicks = 0;
     if (runtime.goalsPaused) this.touch(runtime.goal, 'waiting', 'goals are paused; POST goal/resume to run it');
     else if (!this.context.online.has(runtime.characterId)) this.touch(runtime.goal, 'waiting', 'the character is not in the world');
@@ -430,6 +491,7 @@ export class AgentService {
   private endGoal(runtime: AgentRuntime, status: 'completed' | 'failed' | 'stopped', detail: string | null): void {
     const goal = runtime.goal;
     runtime.plan = undefined;
+    runtime.task = undefined;
     runtime.idleTicks = 0;
     if (!goal || goal.endedAt !== null) {
       runtime.goal = null;
@@ -447,7 +509,10 @@ export class AgentService {
     this.persistQuietly(runtime);
   }
 
-  /** Stops the character where it stands: the path is cleared and observers hear of it on the next tick. */
+  /**
+   * Stops the character where it stands: the path is cleared (observers hear of it on the next tick) and its
+   * activity (gathering, fighting) ends as if its client had sent player:action stop.
+   */
   private cancelMovement(runtime: AgentRuntime): void {
     const world = worldOf(this.context);
     const player = world?.player(runtime.characterId);
@@ -455,109 +520,17 @@ export class AgentService {
     player.path = [];
     player.state.action = 'idle';
     world.markChanged(player);
+    stopActivityOf(world, player);
   }
 
   private selectAutomatically(runtime: AgentRuntime, player: OnlinePlayer): void {
     const data = this.data;
-    if (!data) return;
-    let best: { spec: GoalSpec; distance: number } | undefined;
-    for (const goal of this.menu()) {
-      if (!goal.available || goal.spec.type !== 'travel') continue;
-      const area = data.areasById.get(goal.spec.areaId);
-      if (!area || area.pvp || insideRect(area.bounds, player.x, player.z)) continue;
-      const distance = distanceToRect(player.x, player.z, area.bounds);
-      if (!best || distance < best.distance) best = { spec: goal.spec, distance };
-    }
-    if (!best) return;
-    this.startGoal(runtime, best.spec, 'auto');
+    const facts = liveFacts(player);
+    if (!data || !facts) return;
+    const spec = automaticGoal(data, this.menu(facts), facts, player, runtime.recentGoals);
+    if (!spec) return;
+    this.startGoal(runtime, spec, 'auto');
     this.persistQuietly(runtime);
-  }
-
-  private stepTravel(world: AgentWorld, runtime: AgentRuntime, goal: Goal, player: OnlinePlayer): void {
-    if (goal.spec.type !== 'travel') return;
-    const area = world.data.areasById.get(goal.spec.areaId);
-    if (!area) return this.finish(runtime, 'failed', `the area "${goal.spec.areaId}" no longer exists`);
-    const distance = distanceToRect(player.x, player.z, area.bounds);
-    if (!runtime.plan) {
-      const destination = destinationIn(world.blocked, area.bounds);
-      if (!destination) return this.finish(runtime, 'failed', 'the area has no walkable tile');
-      runtime.plan = { destination, startDistance: Math.max(distance, 1), failures: 0 };
-      if (distance === 0) return this.finish(runtime, 'completed', 'already there');
-      // A fresh goal replaces whatever path the character was walking.
-      this.replan(world, runtime, player);
-      return;
-    }
-    const plan = runtime.plan;
-    const walked = Math.max(0, plan.startDistance - distance);
-    goal.progress = { current: walked, target: plan.startDistance, unit: 'tiles', percent: Math.min(100, Math.round((walked / plan.startDistance) * 100)) };
-    if (goal.status !== 'active') this.touch(goal, 'active', null);
-    if (distance === 0 && player.path.length === 0) return this.finish(runtime, 'completed', null);
-    if (player.lock) return this.touch(goal, 'active', `waiting: the interface is held by a ${player.lock}`);
-    if (player.path.length === 0) this.replan(world, runtime, player);
-  }
-
-  /**
-   * Gathers until the character holds `quantity` more of the item than when the goal started: picks the nearest
-   * node that yields it and is not depleted, and asks the room to gather it (player:action on the character's
-   * connection — the gathering feature walks there, rolls each tick and stops on a full inventory or depletion).
-   */
-  private stepGather(world: AgentWorld, runtime: AgentRuntime, goal: Goal, player: OnlinePlayer): void {
-    if (goal.spec.type !== 'gather') return;
-    const { skill, itemId, quantity } = goal.spec;
-    const held = countItem(player.containers.inventory, itemId);
-    if (runtime.gather?.goalId !== goal.id) runtime.gather = { goalId: goal.id, baseline: held, failures: 0 };
-    const gathered = Math.max(0, held - runtime.gather.baseline);
-    goal.progress = { current: gathered, target: quantity, unit: 'items', percent: Math.min(100, Math.round((gathered / quantity) * 100)) };
-    if (gathered >= quantity) return this.finish(runtime, 'completed', null);
-    const stackable = world.data.itemsById.get(itemId)?.stackable ?? false;
-    if (freeSlotCount(player.containers.inventory) === 0 && !(stackable && held > 0)) {
-      return this.finish(runtime, 'failed', 'the inventory is full');
-    }
-    if (activityOf(player)?.kind === 'gather') return this.touch(goal, 'active', null);
-    if (player.lock) return this.touch(goal, 'active', `waiting: the interface is held by a ${player.lock}`);
-    const yielding = new Set(world.data.gathering[skill].filter((action) => action.outputs.some((o) => o.itemId === itemId)).map((a) => a.resourceId));
-    let nearest: { id: string; distance: number } | undefined;
-    world.grid.forEachNear(player.x, player.z, GATHER_SEARCH_RADIUS, (entity) => {
-      if (entity.kind !== 'resource') return;
-      const node = entity as unknown as { id: string; x: number; z: number; state: { resourceId: string; depleted: boolean } };
-      if (!yielding.has(node.state.resourceId) || node.state.depleted) return;
-      const distance = Math.max(Math.abs(node.x - player.x), Math.abs(node.z - player.z));
-      if (!nearest || distance < nearest.distance) nearest = { id: node.id, distance };
-    });
-    if (!nearest) return this.touch(goal, 'waiting', `no ${itemId} to gather within ${GATHER_SEARCH_RADIUS} tiles right now (depleted nodes respawn)`);
-    const gather = runtime.gather;
-    runtime.busy = true;
-    world.dispatch(player.client, 'player:action', { action: 'gather', targetId: nearest.id })
-      .then(() => {
-        if (activityOf(player)?.kind === 'gather') gather.failures = 0;
-        else gather.failures += 1;
-        if (gather.failures >= MAX_PLAN_FAILURES && runtime.gather === gather) this.finish(runtime, 'failed', `cannot gather ${itemId} (level, tool or reach)`);
-      })
-      .catch((error: unknown) => this.logger.error({ err: error, agentId: runtime.agentId }, 'agent gather failed'))
-      .finally(() => { runtime.busy = false; });
-  }
-
-  /** Asks the room to walk toward the destination, through the player:move handler on the character's connection. */
-  private replan(world: AgentWorld, runtime: AgentRuntime, player: OnlinePlayer): void {
-    const plan = runtime.plan;
-    if (!plan) return;
-    const step = STEP_SIZES[Math.min(plan.failures, STEP_SIZES.length - 1)] ?? 6;
-    const target = waypointToward(world.blocked, { x: player.x, z: player.z }, plan.destination, step);
-    if (!target) {
-      plan.failures += 1;
-      return;
-    }
-    runtime.busy = true;
-    const before = { x: player.x, z: player.z };
-    world.dispatch(player.client, 'player:move', { x: target.x, z: target.z, run: true })
-      .then(() => {
-        const moving = player.path.length > 0 || (player.x === target.x && player.z === target.z);
-        if (moving || player.x !== before.x || player.z !== before.z) plan.failures = 0;
-        else plan.failures += 1;
-        if (plan.failures >= MAX_PLAN_FAILURES && runtime.plan === plan) this.finish(runtime, 'failed', 'no path toward the area');
-      })
-      .catch((error: unknown) => this.logger.error({ err: error, agentId: runtime.agentId }, 'agent move failed'))
-      .finally(() => { runtime.busy = false; });
   }
 
   private async say(runtime: AgentRuntime, message: string): Promise<boolean> {

@@ -118,8 +118,13 @@ const ENDPOINTS: Endpoint[] = [
     check: ({ body }) => {
       assert.deepEqual(Object.keys(body).filter((k) => ['success', 'goal', 'goalsPaused', 'availableGoals'].includes(k)).sort(), ['availableGoals', 'goal', 'goalsPaused', 'success']);
       assert.ok(body.availableGoals.some((g: { id: string; available: boolean }) => g.id === 'travel:brackenford_bank' && g.available));
-      assert.ok(body.availableGoals.some((g: { type: string; available: boolean }) => g.type === 'gather' && g.available));
-      assert.ok(body.availableGoals.some((g: { type: string; available: boolean }) => g.type === 'kill' && !g.available));
+      assert.ok(body.availableGoals.some((g: { type: string; available: boolean; unavailableCode: string }) => g.type === 'gather' && !g.available && g.unavailableCode === 'NO_TOOL'));
+      // A new character: no tool, so training is offered one level up but unavailable, with the code POST would answer.
+      assert.ok(body.availableGoals.some((g: { type: string; available: boolean }) => g.type === 'kill' && g.available));
+      const training = body.availableGoals.find((g: { id: string }) => g.id === 'train_skill:woodcutting:2');
+      assert.deepEqual([training?.available, training?.unavailableCode], [false, 'NO_TOOL']);
+      const bank = body.availableGoals.find((g: { type: string }) => g.type === 'bank_inventory');
+      assert.deepEqual([bank?.available, bank?.unavailableCode], [false, 'NOTHING_TO_BANK']);
     } },
   { method: 'POST', path: '/api/agents/{agent}/goal', body: { goalId: 'travel:brackenford_bank' }, ok: 200, agentScope: true, foreign: 'AGENT_NOT_OWNED',
     notFound: { body: { type: 'travel', areaId: 'atlantis' }, code: 'AREA_NOT_FOUND' }, invalid: { body: { type: 'teleport' } },
@@ -289,10 +294,36 @@ describe('REST API endpoints @db', () => {
       assertProblem(await call(server, 'POST', '/api/agent', a.token, { characterId: a.characterId }), 409, 'AGENT_ALREADY_REGISTERED');
     });
 
-    it('goals the executor cannot pursue yet (combat, banking) are 409 GOAL_UNAVAILABLE; unknown targets 404', async () => {
-      assertProblem(await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { type: 'bank_inventory' }), 409, 'GOAL_UNAVAILABLE');
-      assertProblem(await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { type: 'gather', skill: 'woodcutting', itemId: 'raw_shrimp', quantity: 5 }), 404, 'ITEM_NOT_GATHERABLE');
-      assertProblem(await call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, { goalId: 'nope' }), 404, 'GOAL_NOT_FOUND');
+    it('goals the character cannot pursue now are 409 with a code; unknown targets 404; bad goal bodies 400', async () => {
+      const goal = (body: unknown) => call(server, 'POST', `/api/agents/${ids.agent}/goal`, a.token, body);
+      // 409: the goal is well-formed, but not for this character or executor now.
+      assertProblem(await goal({ type: 'bank_inventory' }), 409, 'NOTHING_TO_BANK');
+      assertProblem(await goal({ type: 'train_skill', skill: 'attack', targetLevel: 5 }), 409, 'SKILL_NOT_TRAINABLE');
+      assertProblem(await goal({ type: 'train_skill', skill: 'woodcutting', targetLevel: 5 }), 409, 'NO_TOOL');
+      assertProblem(await goal({ type: 'train_skill', skill: 'constitution', targetLevel: 10 }), 409, 'SKILL_NOT_TRAINABLE');
+      assertProblem(await goal({ type: 'kill', npcId: 'osric', count: 1 }), 409, 'NPC_NOT_ATTACKABLE');
+      assertProblem(await goal({ type: 'gather', skill: 'mining', itemId: 'iron_ore', quantity: 1 }), 409, 'LEVEL_TOO_LOW');
+      // 404: unknown manifest ids.
+      assertProblem(await goal({ type: 'gather', skill: 'woodcutting', itemId: 'raw_shrimp', quantity: 5 }), 404, 'ITEM_NOT_GATHERABLE');
+      assertProblem(await goal({ type: 'kill', npcId: 'dragon', count: 1 }), 404, 'NPC_NOT_FOUND');
+      assertProblem(await goal({ goalId: 'nope' }), 404, 'GOAL_NOT_FOUND');
+      // 400: malformed goals, each naming the offending field.
+      for (const [body, field] of [
+        [{ type: 'train_skill', skill: 'woodcutting', targetLevel: 100 }, 'targetLevel'],
+        [{ type: 'train_skill', skill: 'woodcutting', targetLevel: 1 }, 'targetLevel'],
+        [{ type: 'train_skill', skill: 'juggling', targetLevel: 5 }, 'skill'],
+        [{ type: 'kill', npcId: 'chicken', count: 0 }, 'count'],
+        [{ type: 'kill', npcId: 'Chicken!', count: 1 }, 'npcId'],
+        [{ type: 'kill', count: 1 }, 'npcId'],
+        [{ type: 'bank_inventory', quantity: 3 }, ''],
+      ] as Array<[unknown, string]>) {
+        const result = await goal(body);
+        assertProblem(result, 400, 'VALIDATION_FAILED');
+        assert.ok(result.body.errors.some((e: { in: string; path: string }) => e.in === 'body' && e.path.includes(field)), `${JSON.stringify(body)}: ${JSON.stringify(result.body.errors)}`);
+      }
+      // Nothing was set by any of them.
+      const state = await call(server, 'GET', `/api/agents/${ids.agent}/goal`, a.token);
+      assert.notEqual(state.body.goal?.type, 'kill');
     });
 
     it('malformed JSON is 400 MALFORMED_JSON', async () => {

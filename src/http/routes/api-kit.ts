@@ -62,9 +62,22 @@ type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 /** The role every game API token must carry (accounts without it are suspended from the API: 403). */
 export const API_ROLE = 'player';
 
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * A union that matched no branch reports the issues of the branch that came closest (fewest issues, a wrong key
+ * set counting heavily), so e.g. a goal with a bad `skill` names that field instead of "Invalid input".
+ */
+function closestIssues(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const score = (issues: Issue[]) => issues.reduce((n, i) => n + (i.path.length === 0 && i.code !== 'custom' ? 10 : 1), 0);
+  const branches = issue.errors.map((branch) => branch.flatMap(closestIssues).map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue));
+  return branches.reduce((best, branch) => (score(branch) < score(best) ? branch : best));
+}
+
 function validationProblem(where: 'path' | 'query' | 'body', error: z.ZodError): HttpProblem {
   return new HttpProblem(400, 'VALIDATION_FAILED', `The request ${where === 'path' ? 'path parameters are' : where === 'query' ? 'query is' : 'body is'} not valid`, {
-    errors: error.issues.map((issue) => ({ in: where, path: issue.path.join('.'), message: issue.message })),
+    errors: error.issues.flatMap(closestIssues).map((issue) => ({ in: where, path: issue.path.join('.'), message: issue.message })),
   });
 }
 
