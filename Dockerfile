@@ -20,7 +20,10 @@ COPY world ./world
 RUN node src/tools/build-bounds.ts
 
 FROM node:22-bookworm-slim AS runtime
-ENV NODE_ENV=production \
+# The revision /status reports: docker build --build-arg COMMIT_HASH=$(git rev-parse --short HEAD) .
+ARG COMMIT_HASH=unknown
+ENV COMMIT_HASH=$COMMIT_HASH \
+    NODE_ENV=production \
     PORT=5555 \
     WORLD=/app/world
 WORKDIR /app

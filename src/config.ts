@@ -146,6 +146,9 @@ export const REQUIRED_IN_PRODUCTION = [
   'IDP_APP_SECRET',
 ] as const;
 
+/** Voice chat (src/http/routes/voice.ts) is configured by all three or none. */
+export const VOICE_VARIABLES = ['VOICE_API_KEY', 'VOICE_API_SECRET', 'VOICE_URL'] as const;
+
 /** Values that must never reach a client or a log line. */
 export function secretValues(config: Config): string[] {
   return [config.jwtSecret, config.adminCode, config.idpAppSecret, config.voiceApiSecret, config.voiceApiKey, config.metricsToken]
@@ -403,6 +406,10 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
   }
   if (read.string('CORS_SERVER_ORIGIN')?.includes(',')) {
     read.problems.push('CORS_SERVER_ORIGIN must be a single origin');
+  }
+  const voiceMissing = VOICE_VARIABLES.filter((name) => read.string(name) === undefined);
+  if (voiceMissing.length > 0 && voiceMissing.length < VOICE_VARIABLES.length) {
+    read.problems.push(`voice chat needs ${VOICE_VARIABLES.join(', ')} together (or none of them); missing: ${voiceMissing.join(', ')}`);
   }
 
   if (isProduction) {

@@ -2,7 +2,6 @@
  * Boots a game server from a configuration, following the spec's startup sequence (steps 2–7; step 1 is the
  * caller's), and returns a handle that shuts it down in order. Used by main.ts and by the tests alike.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import http, { type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +19,8 @@ import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp } from './http/app.ts';
+import { clientBuildPresent, createFrontend } from './http/frontend.ts';
+import { createOperatorToolsRouter } from './http/operator-tools.ts';
 import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { installRequestLog } from './http/request-log.ts';
@@ -130,6 +131,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           createAuthRouter(auth, db),
           createMetricsRouter(metrics, auth, config.metricsToken),
           createAdminTradesRouter(db),
+          createOperatorToolsRouter({ config, auth, logger }),
           ...api.routers,
         ],
         fallbacks: [frontend],
@@ -157,11 +159,11 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   auth.start();
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
 
-  if (config.isProduction && fs.existsSync(config.clientBuildDir)) {
-    frontend.use(express.static(config.clientBuildDir, { index: 'index.html' }));
+  if (clientBuildPresent(config.clientBuildDir)) {
+    frontend.use(createFrontend(config.clientBuildDir));
     step(7, 'serving the client build', { dir: config.clientBuildDir });
   } else {
-    step(7, 'no client build served', { dir: config.clientBuildDir, production: config.isProduction });
+    step(7, 'no client build served (no index.html)', { dir: config.clientBuildDir });
   }
 
   let closing: Promise<void> | undefined;

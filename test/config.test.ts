@@ -89,9 +89,11 @@ describe('configuration', () => {
     ['SKIP_MANIFESTS', 'maybe'], ['SKIP_ASSETS', 'sometimes'], ['CI', 'yes please'],
     ['USE_LOCAL_POSTGRES', 'perhaps'], ['DISABLE_RATE_LIMIT', '2'],
   ];
+  /** Variables only valid together with others (voice: all three or none), so that the bad value is the one problem. */
+  const companions: Record<string, Record<string, string>> = { VOICE_URL: { VOICE_API_KEY: 'k', VOICE_API_SECRET: 's' } };
   for (const [name, value] of badValues) {
     it(`refuses ${name}=${value} with a message naming the variable`, () => {
-      const problems = problemsOf({ [name]: value });
+      const problems = problemsOf({ ...companions[name], [name]: value });
       assert.equal(problems.length, 1);
       assert.match(problems[0], new RegExp(`^${name} `));
       assert.ok(problems[0].includes(value));

@@ -24,7 +24,7 @@ async function expectProblem(response: Response, status: number, code: string): 
 describe('HTTP basics @db', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ ...SECRETS, PUBLIC_IDP_APP_ID: 'public-app-id-3', COMMIT_HASH: 'c0ffee' });
+    server = await startTestServer({ ...SECRETS, VOICE_URL: 'wss://voice.example.test', PUBLIC_IDP_APP_ID: 'public-app-id-3', COMMIT_HASH: 'c0ffee' });
   });
   after(() => server?.close());
 

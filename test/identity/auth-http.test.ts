@@ -99,7 +99,7 @@ describe('authentication in anonymous mode over HTTP @db', () => {
   let anon: { token: string; accountId: string; expiresAt: string; accountExpiresAt: string };
 
   before(async () => {
-    server = await startTestServer({ ...SECRETS, PUBLIC_IDP_APP_ID: 'public-app-id-anon' });
+    server = await startTestServer({ ...SECRETS, VOICE_URL: 'wss://voice.example.test', PUBLIC_IDP_APP_ID: 'public-app-id-anon' });
     const created = await post(`${server.baseUrl}/api/auth/anonymous`);
     assert.equal(created.status, 201);
     anon = created.body;

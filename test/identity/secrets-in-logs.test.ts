@@ -23,7 +23,8 @@ describe('no secret in a log line or a response, with the most verbose logging @
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'game-auth-'));
     server = await spawnServer({
-      ...SECRETS, PGLITE_DATA_DIR: path.join(dataDir, 'pglite'), DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'trace',
+      ...SECRETS, VOICE_URL: 'wss://voice.example.test',
+      PGLITE_DATA_DIR: path.join(dataDir, 'pglite'), DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'trace',
       IDP_PUBLIC_KEY: keys.publicPem, PUBLIC_IDP_APP_ID: 'app-logscan', RATE_LIMIT_AUTH_PER_MINUTE: '5',
     });
     await waitForHealth(server);

@@ -16,6 +16,7 @@ import { registerCharacterRoutes } from './characters.ts';
 import { registerPlayerDataRoutes } from './player-data.ts';
 import { registerPlayerWorldRoutes } from './player-world.ts';
 import { registerTemplateRoutes } from './templates.ts';
+import { registerVoiceRoutes } from './voice.ts';
 import { HttpProblem } from '../problem.ts';
 
 export interface GameApi {
@@ -45,6 +46,7 @@ export function createGameApi(context: GameContext): GameApi {
   registerPlayerDataRoutes(router, registry, context);
   registerTemplateRoutes(router, registry, context);
   registerAgentRoutes(router, registry, agents);
+  registerVoiceRoutes(router, registry, context);
   documentOtherRoutes(registry);
   documentOpenApiRoute(registry);
 
