@@ -179,33 +179,35 @@ export async function writeBank(tx: SqlEntityManager, characterId: string, befor
   }
 }
 
-/** Writes the slots that differ between `before` and `after` for one character. */
-export async function writeContainers(tx: SqlEntityManager, characterId: string, before: Containers, after: Containers): Promise<void> {
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** The container rows that differ between `before` and `after`, as data-modifying statements. */
+function containerChanges(characterId: string, before: Containers, after: Containers): Statement[] {
+  const statements: Statement[] = [];
   const coinsBefore = countItem(before.inventory, COINS);
   const coinsAfter = countItem(after.inventory, COINS);
-  if (coinsBefore !== coinsAfter) await tx.execute('update characters set coins = ? where id = ?', [coinsAfter, characterId]);
-  if (after.bank && after.bank !== before.bank) {
-    if (!before.bank) throw new Error(`item transaction wrote the bank of ${characterId} without loading it ({ bank: true })`);
-    await writeBank(tx, characterId, before.bank, after.bank);
-  }
+  if (coinsBefore !== coinsAfter) statements.push({ sql: 'update characters set coins = ? where id = ?', params: [coinsAfter, characterId] });
   const inventorySlots = Array.from({ length: INVENTORY_SIZE }, (_, slot) => slot);
-  await writeSlots(tx, 'inventory', 'slot', characterId, inventorySlots, (slot) => before.inventory[slot as number] ?? null, (slot) => after.inventory[slot as number] ?? null);
-  await writeSlots(tx, 'equipment', 'slot_type', characterId, [...EQUIPMENT_SLOTS], (slot) => before.equipment[slot as EquipmentSlot] ?? null, (slot) => after.equipment[slot as EquipmentSlot] ?? null);
+  statements.push(...slotChanges('inventory', 'slot', characterId, inventorySlots, (slot) => before.inventory[slot as number] ?? null, (slot) => after.inventory[slot as number] ?? null));
+  statements.push(...slotChanges('equipment', 'slot_type', characterId, [...EQUIPMENT_SLOTS], (slot) => before.equipment[slot as EquipmentSlot] ?? null, (slot) => after.equipment[slot as EquipmentSlot] ?? null));
+  return statements;
 }
 
 /**
- * Writes the changed slots of one container table in at most two statements: one delete for the slots that
- * emptied and one multi-row upsert for the slots that changed (a swap's round trips, not its slots, cost).
+ * The changed slots of one container table as at most two statements: one delete for the slots that emptied and
+ * one multi-row upsert for the slots that changed.
  */
-async function writeSlots(
-  tx: SqlEntityManager,
+function slotChanges(
   table: 'inventory' | 'equipment',
   slotColumn: 'slot' | 'slot_type',
   characterId: string,
   slots: ReadonlyArray<number | string>,
   was: (slot: number | string) => InventoryItem | null,
   now: (slot: number | string) => InventoryItem | null,
-): Promise<void> {
+): Statement[] {
   const emptied: Array<number | string> = [];
   const changed: Array<[number | string, InventoryItem]> = [];
   for (const slot of slots) {
@@ -214,16 +216,47 @@ async function writeSlots(
     if (after === null) emptied.push(slot);
     else changed.push([slot, after]);
   }
+  const statements: Statement[] = [];
   if (emptied.length > 0) {
-    await tx.execute(`delete from ${table} where character_id = ? and ${slotColumn} in (${emptied.map(() => '?').join(', ')})`, [characterId, ...emptied]);
+    statements.push({
+      sql: `delete from ${table} where character_id = ? and ${slotColumn} in (${emptied.map(() => '?').join(', ')})`,
+      params: [characterId, ...emptied],
+    });
   }
   if (changed.length > 0) {
-    await tx.execute(
-      `insert into ${table} (character_id, ${slotColumn}, item_id, quantity, metadata) values ${changed.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+    statements.push({
+      sql: `insert into ${table} (character_id, ${slotColumn}, item_id, quantity, metadata) values ${changed.map(() => '(?, ?, ?, ?, ?)').join(', ')}
        on conflict (character_id, ${slotColumn}) do update set item_id = excluded.item_id, quantity = excluded.quantity, metadata = excluded.metadata`,
-      changed.flatMap(([slot, item]) => [characterId, slot, item.itemId, item.quantity, item.metadata ? JSON.stringify(item.metadata) : null]),
-    );
+      params: changed.flatMap(([slot, item]) => [characterId, slot, item.itemId, item.quantity, item.metadata ? JSON.stringify(item.metadata) : null]),
+    });
   }
+  return statements;
+}
+
+/**
+ * Runs the statements in one round trip: a single statement as it is, several as data-modifying CTEs of one
+ * statement. They touch disjoint rows (each slot and each character's coins at most once), which is what
+ * PostgreSQL requires of sub-statements sharing one snapshot.
+ */
+async function runTogether(tx: SqlEntityManager, statements: readonly Statement[]): Promise<void> {
+  if (statements.length === 0) return;
+  if (statements.length === 1) {
+    await tx.execute(statements[0].sql, statements[0].params);
+    return;
+  }
+  const ctes = statements.map((statement, i) => `w${i} as (${statement.sql})`).join(',\n');
+  await tx.execute(`with ${ctes}\nselect 1`, statements.flatMap((statement) => statement.params));
+}
+
+/** Writes every character's changes; inventories, equipment and coin mirrors of all of them in one round trip. */
+async function writeAllContainers(tx: SqlEntityManager, changes: ReadonlyArray<{ characterId: string; before: Containers; after: Containers }>): Promise<void> {
+  for (const { characterId, before, after } of changes) {
+    if (after.bank && after.bank !== before.bank) {
+      if (!before.bank) throw new Error(`item transaction wrote the bank of ${characterId} without loading it ({ bank: true })`);
+      await writeBank(tx, characterId, before.bank, after.bank);
+    }
+  }
+  await runTogether(tx, changes.flatMap(({ characterId, before, after }) => containerChanges(characterId, before, after)));
 }
 
 /**
@@ -243,12 +276,13 @@ export async function runItemTransaction<T>(
         const loaded = await loadContainers(tx, characterIds, true, options);
         const { value, write } = await work(tx, loaded);
         const committed = new Map<string, Containers>(loaded);
-        for (const [id, after] of write) {
+        const changes = [...write].map(([id, after]) => {
           const before = loaded.get(id);
           if (!before) throw new Error(`item transaction wrote character ${id}, which it did not lock`);
-          await writeContainers(tx, id, before, after);
           committed.set(id, before.bank && !after.bank ? { ...after, bank: before.bank } : after);
-        }
+          return { characterId: id, before, after };
+        });
+        await writeAllContainers(tx, changes);
         return { value, containers: committed };
       });
     } catch (error) {
