@@ -1,0 +1,168 @@
+/**
+ * Walkers on one process vs two processes (scale-out on Redis, docs/scaling.md), in the same run, on the local
+ * PostgreSQL and Redis. Each server process is pinned to its own core when `taskset` is available. The same
+ * seeded /ws walkers connect to one process, then are split evenly over two (half of them relayed to the world's
+ * process). Prints the figures and replaces the scale-out section of docs/BENCHMARKS.md.
+ *
+ *   npm run bench:scale -- --walkers 1000 --duration 20
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs, promisify } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { computeBlockedTiles } from '../src/manifests/blocked-tiles.ts';
+import { loadBundledWorld } from './lib/game-data.ts';
+import { CpuMeter } from './lib/process-monitor.ts';
+import { seedWalkers } from './lib/seed.ts';
+import { freePort, ROOT, startServerProcess, type RunningServer } from './lib/server-process.ts';
+import { round } from './lib/stats.ts';
+import { JsonWalker, newWalkerStats, type Walker } from './lib/walkers.ts';
+
+const { values } = parseArgs({
+  options: {
+    walkers: { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '20' },
+  },
+});
+const CLIENTS = Number(values.walkers);
+const SECONDS = Number(values.duration);
+const SECRET = `scale-bench-${randomUUID()}`;
+const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECTION_START = '<!-- scale-out:start -->';
+const SECTION_END = '<!-- scale-out:end -->';
+
+const psql = (sql: string) => promisify(execFile)('psql', [ADMIN_URL, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { timeout: 60_000 });
+
+function pin(pid: number, core: number): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface ScaleRun {
+  processes: number;
+  joined: number;
+  movesPerSecond: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  deliveryP99Ms: number;
+  updatesPerSecond: number;
+  cpuCoresPerProcess: number[];
+  pinned: boolean;
+}
+
+async function measure(processes: 1 | 2, databaseUrl: string, seeds: Awaited<ReturnType<typeof seedWalkers>>): Promise<ScaleRun> {
+  const grid = computeBlockedTiles(loadBundledWorld());
+  const prefix = `bench-${randomUUID().slice(0, 8)}:`;
+  const servers: RunningServer[] = [];
+  let pinned = true;
+  const stats = newWalkerStats();
+  let walkers: Walker[] = [];
+  try {
+    for (let i = 0; i < processes; i++) {
+      const port = await freePort();
+      servers.push(await startServerProcess(['src/start.js'], {
+        NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl, JWT_SECRET: SECRET,
+        LOG_LEVEL: 'warn', SAVE_INTERVAL: '60', ...(processes === 2 ? { REDIS_URL, CLUSTER_KEY_PREFIX: prefix, RATE_LIMIT_KEY_PREFIX: prefix } : {}),
+      }, port));
+      pinned = pin(servers[i].child.pid!, i) && pinned;
+    }
+    walkers = seeds.map((seed, i) => new JsonWalker(servers[i % processes].wsUrl, seed, grid, stats));
+    let joined = 0;
+    for (let i = 0; i < walkers.length; i += 50) {
+      const results = await Promise.allSettled(walkers.slice(i, i + 50).map((w) => w.start()));
+      joined += results.filter((r) => r.status === 'fulfilled').length;
+    }
+    console.log(`  ${processes} process(es): ${joined}/${walkers.length} walkers in; warming up`);
+    await sleep(5_000);
+    stats.ack.values.length = 0;
+    stats.delivery.values.length = 0;
+    const movesBefore = stats.movesSent;
+    const updatesBefore = stats.updatesReceived;
+    const meters = servers.map((server) => new CpuMeter(server.child.pid!));
+    for (const meter of meters) meter.start();
+    await sleep(SECONDS * 1000);
+    const cores = meters.map((meter) => round(meter.stop(), 2));
+    return {
+      processes,
+      joined,
+      movesPerSecond: round((stats.movesSent - movesBefore) / SECONDS, 0),
+      ackP50Ms: round(stats.ack.p(50), 1),
+      ackP99Ms: round(stats.ack.p(99), 1),
+      deliveryP99Ms: round(stats.delivery.p(99), 1),
+      updatesPerSecond: round((stats.updatesReceived - updatesBefore) / SECONDS, 0),
+      cpuCoresPerProcess: cores,
+      pinned,
+    };
+  } finally {
+    for (const walker of walkers) walker.stop();
+    await sleep(500);
+    for (const server of servers) await server.stop();
+  }
+}
+
+function render(runs: ScaleRun[]): string {
+  const [one, two] = runs;
+  const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : NaN);
+  return [
+    SECTION_START,
+    '## Walkers on one process vs two (scale-out)',
+    '',
+    `\`npm run bench:scale -- --walkers ${CLIENTS} --duration ${SECONDS}\`, ${new Date().toISOString().slice(0, 10)}: the same ${CLIENTS} seeded /ws walkers, first all on one process, then split evenly over two processes on Redis (the world runs on the first; the second relays its half). Each process ${one.pinned && two.pinned ? 'pinned to its own core with taskset' : 'unpinned (taskset unavailable)'}; the bots share the machine.`,
+    '',
+    '| processes | walkers in | moves/s | ack p50 / p99 ms | delivery p99 ms | updates received/s | CPU cores per process |',
+    '|---|---|---|---|---|---|---|',
+    ...runs.map((r) => `| ${r.processes} | ${r.joined} | ${r.movesPerSecond} | ${r.ackP50Ms} / ${r.ackP99Ms} | ${r.deliveryP99Ms} | ${r.updatesPerSecond} | ${r.cpuCoresPerProcess.join(' + ')} |`),
+    '',
+    `Two processes vs one: moves/s ×${ratio(two.movesPerSecond, one.movesPerSecond)}, updates delivered/s ×${ratio(two.updatesPerSecond, one.updatesPerSecond)}, world-process CPU ×${ratio(two.cpuCoresPerProcess[0], one.cpuCoresPerProcess[0])}.`,
+    'The world is one room simulated by one process, so a second process does not add simulation capacity: it takes',
+    'connections (WebSocket termination, authentication, REST, matchmaking) and relays /ws frames, which the world',
+    'process still serialises and sends once per socket. Scale-out buys entry capacity and failover, not a bigger world;',
+    'more world capacity would mean sharding the map into several world rooms.',
+    SECTION_END,
+  ].join('\n');
+}
+
+function writeSection(markdown: string): void {
+  const file = path.join(ROOT, 'docs/BENCHMARKS.md');
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf(SECTION_START);
+  const end = current.indexOf(SECTION_END);
+  const next = start >= 0 && end > start
+    ? current.slice(0, start) + markdown + current.slice(end + SECTION_END.length)
+    : `${current.trimEnd()}\n\n${markdown}\n`;
+  fs.writeFileSync(file, next);
+}
+
+async function main(): Promise<void> {
+  const name = `scale_bench_${randomUUID().replaceAll('-', '').slice(0, 8)}`;
+  await psql(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  try {
+    // Migrate once, then seed the walkers both runs use.
+    const db = await openDatabase({ databaseUrl, pgliteDataDir: 'memory://' });
+    const { config } = loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET, DATABASE_URL: databaseUrl });
+    const seeds = await seedWalkers(db, loadBundledWorld(), config, SECRET, CLIENTS);
+    await db.close();
+    const runs = [await measure(1, databaseUrl, seeds), await measure(2, databaseUrl, seeds)];
+    for (const run of runs) console.log(JSON.stringify(run));
+    const markdown = render(runs);
+    console.log(`\n${markdown}\n`);
+    writeSection(markdown);
+    console.log('wrote the scale-out section of docs/BENCHMARKS.md');
+  } finally {
+    await psql(`drop database if exists ${name} with (force)`).catch(() => undefined);
+  }
+}
+
+await main();
