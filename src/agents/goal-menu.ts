@@ -21,6 +21,12 @@ export interface CharacterFacts {
   combatLevel: number;
 }
 
+/** Every code `goalRefusal` answers (POST …/goal: 409). */
+export const GOAL_REFUSAL_CODES = [
+  'SKILL_NOT_TRAINABLE', 'TARGET_LEVEL_REACHED', 'NO_TOOL', 'LEVEL_TOO_LOW', 'MISSING_ITEMS', 'INVENTORY_FULL',
+  'NPC_NOT_ATTACKABLE', 'NOTHING_TO_BANK', 'GOAL_UNAVAILABLE',
+] as const;
+
 export interface GoalRefusal {
   code: string;
   message: string;
@@ -37,9 +43,12 @@ export interface GatheringPlan {
   ready: GatheringOption[];
   /** Resource types refused only because the inventory is full (a bank trip frees it), best first. */
   full: GatheringOption[];
-  /** Why nothing can be gathered (the refusal at the most accessible resource type). */
+  /** Why nothing can be gathered: the refusal closest to success (bait missing before tool before level). */
   refusal: GoalRefusal | undefined;
 }
+
+/** Gathering refusals, closest to success first (only bait missing; the tool; the level). */
+const REFUSAL_CLOSENESS: readonly string[] = ['MISSING_ITEMS', 'NO_TOOL', 'LEVEL_TOO_LOW'];
 
 export function isGatheringSkill(skill: string): skill is GatheringSkill {
   return (GATHERING_SKILLS as readonly string[]).includes(skill);
@@ -52,7 +61,7 @@ export function isGatheringSkill(skill: string): skill is GatheringSkill {
 export function gatheringPlan(data: GameData, skill: GatheringSkill, facts: CharacterFacts, itemId?: string): GatheringPlan {
   const ready: GatheringOption[] = [];
   const full: GatheringOption[] = [];
-  let refusal: (GoalRefusal & { lowest: number }) | undefined;
+  let refusal: (GoalRefusal & { rank: number; lowest: number }) | undefined;
   const level = facts.levels[skill];
   for (const resource of data.resourcesById.values()) {
     if (resource.skill !== skill) continue;
@@ -68,7 +77,11 @@ export function gatheringPlan(data: GameData, skill: GatheringSkill, facts: Char
       full.push({ resourceId: resource.id, level: Math.max(...actions.filter((a) => a.level <= level).map((a) => a.level)) });
     } else {
       const lowest = Math.min(...actions.map((a) => a.level));
-      if (!refusal || lowest < refusal.lowest) refusal = { code: checked.code, message: checked.message, lowest };
+      const known = REFUSAL_CLOSENESS.indexOf(checked.code);
+      const rank = known < 0 ? REFUSAL_CLOSENESS.length : known;
+      if (!refusal || rank < refusal.rank || (rank === refusal.rank && lowest < refusal.lowest)) {
+        refusal = { code: checked.code, message: checked.message, rank, lowest };
+      }
     }
   }
   const best = (a: GatheringOption, b: GatheringOption) => b.level - a.level;

@@ -562,6 +562,42 @@ export class AgentService {
       await this.setGoal(agent, { type: 'travel', areaId: area.id });
       return { reply: `travelling to ${area.name}` };
     }
-    return { reply: `${runtime.goalsPaused ? 'goals are paused. ' : ''}commands: say <text>, /<command>, travel <area>, stop, resume` };
+    const goal = commandGoal(trimmed, this.data);
+    if (goal?.type === 'train_skill' && goal.targetLevel === undefined) {
+      const level = (await this.factsOf(runtime))?.levels[goal.skill as Skill];
+      goal.targetLevel = level === undefined ? 2 : level + 1;
+    }
+    if (goal) {
+      const parsed = GoalSpec.safeParse(goal);
+      if (!parsed.success) return { reply: `not a goal: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+      try {
+        await this.setGoal(agent, parsed.data);
+      } catch (error) {
+        // The refusal is the reply: the message itself was fine.
+        if (error instanceof HttpProblem) return { reply: `cannot: ${error.message} (${error.code})` };
+        throw error;
+      }
+      return { reply: describeGoal(parsed.data, this.data) };
+    }
+    return { reply: `${runtime.goalsPaused ? 'goals are paused. ' : ''}commands: say <text>, /<command>, travel <area>, train <skill> [level], kill <npc> [count], bank, stop, resume` };
   }
+}
+
+/** `train <skill> [level]` (default: one level up), `kill <npc> [count]` (default 1), `bank`: a goal, unchecked. */
+function commandGoal(text: string, data: GameData | null): Record<string, unknown> | undefined {
+  if (/^bank(\s+(the\s+)?inventory)?$/i.test(text)) return { type: 'bank_inventory' };
+  const train = /^train\s+([a-z]+)(?:\s+(?:to\s+)?(\d+))?$/i.exec(text);
+  if (train?.[1]) {
+    const skill = train[1].toLowerCase();
+    return { type: 'train_skill', skill, targetLevel: train[2] ? Number(train[2]) : undefined };
+  }
+  const kill = /^kill\s+(\d+\s+)?(.+)$/i.exec(text);
+  if (kill?.[2]) {
+    const wanted = kill[2].trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const npcs = [...(data?.npcsById.values() ?? [])];
+    // "kill 3 chickens": the plural names the type too.
+    const npc = [wanted, wanted.replace(/s$/, '')].map((name) => npcs.find((n) => n.id === name || n.name.toLowerCase().replace(/[\s-]+/g, '_') === name)).find(Boolean);
+    return { type: 'kill', npcId: npc?.id ?? wanted, count: kill[1] ? Number(kill[1]) : 1 };
+  }
+  return undefined;
 }

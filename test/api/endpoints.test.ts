@@ -326,6 +326,16 @@ describe('REST API endpoints @db', () => {
       assert.notEqual(state.body.goal?.type, 'kill');
     });
 
+    it('built-in message commands set train, kill and bank goals, and reply with the refusal when there is one', async () => {
+      const say = async (message: string) => (await call(server, 'POST', `/api/agents/${ids.agent}/message`, a.token, { message })).body;
+      assert.match((await say('train attack')).reply, /SKILL_NOT_TRAINABLE/);
+      assert.match((await say('train woodcutting')).reply, /NO_TOOL/);
+      assert.match((await say('bank')).reply, /NOTHING_TO_BANK/);
+      assert.match((await say('kill 2 bankers')).reply, /NPC_NOT_FOUND/);
+      const kill = await say('kill 3 chickens');
+      assert.deepEqual([kill.handledBy, kill.goal.spec, kill.goal.status], ['builtin', { type: 'kill', npcId: 'chicken', count: 3 }, 'waiting']);
+    });
+
     it('malformed JSON is 400 MALFORMED_JSON', async () => {
       const response = await fetch(`${server.baseUrl}/api/v1/player`, {
         method: 'POST', headers: { Authorization: `Bearer ${a.token}`, 'Content-Type': 'application/json' }, body: '{"displayName":',

@@ -19,6 +19,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AgentService } from '../../agents/service.ts';
+import { GOAL_REFUSAL_CODES } from '../../agents/goal-menu.ts';
 import { AvailableGoal, Goal, SetGoalBody } from '../../agents/goals.ts';
 import { defineRoute, IdParam, NoQuery, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
 
@@ -155,7 +156,7 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
     summary: 'Set a goal: {goalId} from availableGoals, or described by type and target; while paused it waits for resume',
     responses: { 200: { description: 'goal control state', schema: GoalControlResponse } },
     errors: [400, 404, 409],
-    errorCodes: { ...AGENT_ERRORS, 404: [...AGENT_ERRORS[404], 'GOAL_NOT_FOUND', 'AREA_NOT_FOUND', 'ITEM_NOT_GATHERABLE', 'NPC_NOT_FOUND'], 409: ['GOAL_UNAVAILABLE'] },
+    errorCodes: { ...AGENT_ERRORS, 404: [...AGENT_ERRORS[404], 'GOAL_NOT_FOUND', 'AREA_NOT_FOUND', 'ITEM_NOT_GATHERABLE', 'NPC_NOT_FOUND'], 409: [...GOAL_REFUSAL_CODES] },
   }, async ({ res, identity, params, body }) => {
     res.json(await agents.setGoal(await agents.authorize(identity, params.agentId), body));
   });
@@ -180,10 +181,10 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
 
   defineRoute(router, registry, {
     method: 'post', path: '/api/agents/:agentId/message', tags: ['agent-goals'], params: AgentParams, query: NoQuery, body: MessageBody,
-    summary: 'Send the agent a message. Built in: "say <text>", "/<command>", "travel <area>", "stop", "resume". With AGENT_API_URL set it is forwarded to the AI-agent service',
+    summary: 'Send the agent a message. Built in: "say <text>", "/<command>", "travel <area>", "train <skill> [level]", "kill [count] <npc>", "bank", "stop", "resume". With AGENT_API_URL set it is forwarded to the AI-agent service',
     responses: { 200: { description: 'what the agent did', schema: MessageResponse } },
     errors: [400, 404, 409, 502, 503],
-    errorCodes: { ...AGENT_ERRORS, 409: ['CHARACTER_OFFLINE', 'GOAL_UNAVAILABLE'], 502: ['AGENT_SERVICE_BAD_RESPONSE'], 503: ['AGENT_SERVICE_UNAVAILABLE'] },
+    errorCodes: { ...AGENT_ERRORS, 409: ['CHARACTER_OFFLINE', ...GOAL_REFUSAL_CODES], 502: ['AGENT_SERVICE_BAD_RESPONSE'], 503: ['AGENT_SERVICE_UNAVAILABLE'] },
   }, async ({ res, identity, params, body }) => {
     res.json(await agents.message(await agents.authorize(identity, params.agentId), body.message));
   });
