@@ -13,7 +13,9 @@ import { createAdminTradesRouter } from '../rooms/trade/admin-trades.ts';
 import { WorldRoom } from '../rooms/WorldRoom.ts';
 import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
+import { forwardWorldBoundApi } from './cluster/api-forwarder.ts';
 import { createCluster } from './cluster/cluster.ts';
+import { worldOf } from './agents/world-link.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -120,7 +122,11 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       configureHttpApp(app as express.Express, {
         logger,
         trustProxy: config.trustProxy,
-        guards: [...edgeGuards(config, auth), api.guard],
+        guards: [
+          ...edgeGuards(config, auth),
+          ...(cluster.enabled ? [forwardWorldBoundApi({ cluster, secret: config.jwtSecret, hostsWorld: () => worldOf(context) !== undefined })] : []),
+          api.guard,
+        ],
         routers: [
           healthRouter(config, {
             playersOnline: () => context.online.size,

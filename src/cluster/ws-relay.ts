@@ -14,7 +14,8 @@ export const RELAY_SIGNATURE_HEADER = 'x-game-relay-signature';
 const MAX_PENDING_FRAMES = 32;
 const CLOSE_SERVICE_RESTART = 1012;
 
-function sign(secret: string, address: string): string {
+/** The signature vouching that a request or socket was relayed for `address` (HMAC-SHA256 with the secret). */
+export function relaySignature(secret: string, address: string): string {
   return createHmac('sha256', secret).update(`relayed-for:${address}`).digest('base64url');
 }
 
@@ -23,7 +24,7 @@ export function relayedAddress(request: IncomingMessage, secret: string | undefi
   const address = request.headers[RELAYED_ADDRESS_HEADER];
   const signature = request.headers[RELAY_SIGNATURE_HEADER];
   if (!secret || typeof address !== 'string' || typeof signature !== 'string' || address.length > 64) return undefined;
-  const expected = Buffer.from(sign(secret, address));
+  const expected = Buffer.from(relaySignature(secret, address));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given) ? address : undefined;
 }
@@ -50,7 +51,7 @@ export function relayToWorldProcess(client: WebSocket, options: RelayOptions): v
   if (authorization) headers.authorization = authorization;
   if (options.secret) {
     headers[RELAYED_ADDRESS_HEADER] = options.clientAddress;
-    headers[RELAY_SIGNATURE_HEADER] = sign(options.secret, options.clientAddress);
+    headers[RELAY_SIGNATURE_HEADER] = relaySignature(options.secret, options.clientAddress);
   }
   const upstream = new WebSocket(`ws://${options.internalAddress}/ws`, { headers, origin, perMessageDeflate: false });
   const pending: Array<{ data: WebSocket.RawData; isBinary: boolean }> = [];

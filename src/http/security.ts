@@ -5,10 +5,11 @@
  * body read by fetch() or <script src> is unaffected by either. The frontend's files (served in production) are
  * left frameable: the game runs inside social-frame hosts. HSTS in production.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { authGate } from '../auth/middleware.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Config } from '../config.ts';
+import { relayedAddress } from '../cluster/ws-relay.ts';
 import { restRateLimit } from './limits/rest-limit.ts';
 
 const API_PATH = /^\/(api|manifests)(\/|$)|^\/(health|status|env\.js)\/?$/i;
@@ -38,5 +39,6 @@ export function edgeGuards(config: Config, auth: AuthService): RequestHandler[] 
     windowSeconds: 60,
     blockSeconds: config.rateLimitBlockSeconds,
   });
-  return [securityHeaders({ production: config.isProduction }), restRateLimit(rest), authGate(auth)];
+  const forwarded = (req: Request) => relayedAddress(req, config.jwtSecret) !== undefined;
+  return [securityHeaders({ production: config.isProduction }), restRateLimit(rest, forwarded), authGate(auth)];
 }

@@ -134,6 +134,11 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
     const onB = await enter(b, second);
     assert.equal(onB.roomId, onA.roomId, 'the /ws socket on the second process reached the same world room');
 
+    // REST that reads the live world is answered by the world's process, whichever process it reaches.
+    const position = await fetch(`${b.baseUrl}/api/characters/${second.id}/position`, { headers: { Authorization: `Bearer ${second.token}` } });
+    assert.equal(position.status, 200);
+    assert.deepEqual(await position.json().then((p: any) => [p.online, p.source]), [true, 'live']); // eslint-disable-line @typescript-eslint/no-explicit-any
+
     const sdkPlayer = await character({ x: 122, z: 96 }, b);
     const sdk = await new SdkClient(b.baseUrl, { headers: { Authorization: `Bearer ${sdkPlayer.token}` } }).join('world', { characterId: sdkPlayer.id });
     try {

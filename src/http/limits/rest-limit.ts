@@ -20,9 +20,10 @@ export function isRestLimited(req: Pick<Request, 'method' | 'path'>): boolean {
   return true;
 }
 
-export function restRateLimit(limiter: Limiter): RequestHandler {
+/** `alreadyCounted`: requests another server process forwarded after counting them (scale-out). */
+export function restRateLimit(limiter: Limiter, alreadyCounted: (req: Request) => boolean = () => false): RequestHandler {
   return async (req, res, next) => {
-    if (!isRestLimited(req)) return next();
+    if (!isRestLimited(req) || alreadyCounted(req)) return next();
     const decision = await limiter.consume(requestAddress(req));
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     res.set({

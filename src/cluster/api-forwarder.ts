@@ -1,0 +1,64 @@
+/**
+ * Scale-out (docs/scaling.md): REST routes that read or steer the live world (players, characters, agents, voice,
+ * the world snapshot) are answered by the process that hosts the world. Another process forwards such a request
+ * there unchanged, with the client's address signed as for relayed /ws sockets; the hosting process then skips
+ * the REST limit, which the entry process already counted in the shared Redis. Routes that need no world
+ * (authentication, static game data, the OpenAPI document, templates) are answered wherever they arrive.
+ */
+import http from 'node:http';
+import type { RequestHandler } from 'express';
+import { requestAddress } from '../http/limits/client-address.ts';
+import { sendProblem } from '../http/problem.ts';
+import type { Cluster } from './cluster.ts';
+import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relaySignature } from './ws-relay.ts';
+
+const ANSWERED_ANYWHERE = /^\/api\/(auth|data|template)(\/|$)|^\/api\/openapi\.json$/;
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'proxy-connection', 'te', 'trailer']);
+const FORWARD_TIMEOUT_MS = 15_000;
+
+export function isWorldBoundApiPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return (lower === '/api' || lower.startsWith('/api/')) && !ANSWERED_ANYWHERE.test(lower);
+}
+
+export interface ForwarderOptions {
+  cluster: Cluster;
+  secret: string | undefined;
+  /** Whether this process hosts the world right now. */
+  hostsWorld(): boolean;
+}
+
+export function forwardWorldBoundApi({ cluster, secret, hostsWorld }: ForwarderOptions): RequestHandler {
+  return async (req, res, next) => {
+    if (!isWorldBoundApiPath(req.path) || hostsWorld()) return next();
+    const remote = await cluster.remoteWorld().catch(() => undefined);
+    if (!remote) return next();
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!HOP_BY_HOP.has(name) && name !== RELAYED_ADDRESS_HEADER && name !== RELAY_SIGNATURE_HEADER) headers[name] = value;
+    }
+    if (secret) {
+      const address = requestAddress(req);
+      headers[RELAYED_ADDRESS_HEADER] = address;
+      headers[RELAY_SIGNATURE_HEADER] = relaySignature(secret, address);
+    }
+    const [host, port] = splitAddress(remote.internalAddress);
+    const upstream = http.request({ host, port, method: req.method, path: req.originalUrl, headers, timeout: FORWARD_TIMEOUT_MS }, (answer) => {
+      const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+      res.writeHead(answer.statusCode ?? 502, passed);
+      answer.pipe(res);
+    });
+    upstream.on('timeout', () => upstream.destroy(new Error('timeout')));
+    upstream.on('error', () => {
+      if (res.headersSent) return res.destroy();
+      void cluster.recoverWorld(remote).catch(() => undefined);
+      sendProblem(res, 503, 'WORLD_UNAVAILABLE', 'The world is moving to another server process; retry shortly');
+    });
+    req.pipe(upstream);
+  };
+}
+
+function splitAddress(address: string): [string, number] {
+  const index = address.lastIndexOf(':');
+  return [address.slice(0, index).replace(/^\[|\]$/g, ''), Number(address.slice(index + 1))];
+}
