@@ -337,7 +337,7 @@ export class AgentService {
   characterDied(characterId: string): void {
     const agentId = this.byCharacter.get(characterId);
     const runtime = agentId ? this.runtimes.get(agentId) : undefined;
-    if (runtime?.goal && runtime.goal.endedAt === null && runtime.goal.status === 'active') this.finish(runtime, 'failed', 'the character died');
+    if (runtime?.goal && runtime.goal.endedAt === null && !runtime.goalsPaused) this.finish(runtime, 'failed', 'the character died');
   }
 
   // ---- internals ----

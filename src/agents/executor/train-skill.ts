@@ -40,6 +40,7 @@ export function stepTrainSkill(step: Step, spec: z.infer<typeof TrainSkillGoalSp
   if (task.banking) {
     if (!bankTrip(step, kept)) return;
     task.banking = false;
+    task.failures = 0;
   }
   if (isDoing(player, 'gather')) return note(step, `training ${skill}`);
   if (interfaceHeld(step)) return;
@@ -48,6 +49,7 @@ export function stepTrainSkill(step: Step, spec: z.infer<typeof TrainSkillGoalSp
     if (plan.full.length === 0) return step.finish('failed', plan.refusal?.message ?? `nothing to train ${skill} on`);
     if (bankableSlots(facts.inventory, kept).length === 0) return step.finish('failed', 'the inventory is full of the tools and bait training keeps');
     task.banking = true;
+    task.failures = 0;
     return note(step, 'the inventory is full: going to the bank');
   }
   const node = bestNode(world, player, new Map(plan.ready.map((option) => [option.resourceId, option.level])));
