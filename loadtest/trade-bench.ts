@@ -14,14 +14,14 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import WebSocket from 'ws';
-import { createTemporaryUser } from '../src/auth/accounts.ts';
-import { TokenService } from '../src/auth/tokens.ts';
+import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { Character } from '../src/db/entities/index.ts';
+import { loadBundledWorld } from './lib/game-data.ts';
 import { CpuMeter } from './lib/process-monitor.ts';
 import { freePort, startServerProcess } from './lib/server-process.ts';
 import { Samples, round } from './lib/stats.ts';
+import { seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
+import { enterWorld, type BotSocket } from './lib/ws-bot.ts';
 
 const run = promisify(execFile);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 16);
@@ -29,68 +29,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PGBENCH_SECONDS = Number(process.env.PGBENCH_SECONDS ?? 10);
 const PGBENCH_CLIENTS = Number(process.env.PGBENCH_CLIENTS ?? 4);
 const SECRET = `trade-bench-${randomUUID()}`;
-const STEP_TIMEOUT_MS = 10_000;
-
-interface Event {
-  type: string;
-  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-/** A minimal /ws client: send events, await the next matching one (bounded). */
-class Socket {
-  private readonly ws: WebSocket;
-  private readonly backlog: Event[] = [];
-  private waiters: Array<{ match: (e: Event) => boolean; resolve: (e: Event) => void }> = [];
-
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.on('message', (raw) => {
-      const event = JSON.parse(raw.toString()) as Event;
-      const waiter = this.waiters.find((w) => w.match(event));
-      if (waiter) {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        waiter.resolve(event);
-      } else if (this.backlog.push(event) > 256) {
-        this.backlog.shift();
-      }
-    });
-  }
-
-  static open(url: string): Promise<Socket> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
-      ws.once('open', () => resolve(new Socket(ws)));
-      ws.once('error', reject);
-    });
-  }
-
-  send(type: string, data: unknown): void {
-    this.ws.send(JSON.stringify({ type, data }));
-  }
-
-  /** The next event of `type` matching `match` (including one that already arrived and was not consumed). */
-  next(type: string, match: (data: Event['data']) => boolean = () => true): Promise<Event> {
-    const predicate = (e: Event) => e.type === type && match(e.data);
-    const index = this.backlog.findIndex(predicate);
-    if (index >= 0) return Promise.resolve(this.backlog.splice(index, 1)[0]);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`timed out waiting for ${type}`));
-      }, STEP_TIMEOUT_MS);
-      const done = (e: Event) => {
-        clearTimeout(timer);
-        resolve(e);
-      };
-      this.waiters.push({ match: predicate, resolve: done });
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
 function databaseName(url: URL): string {
   return decodeURIComponent(url.pathname.replace(/^\//, ''));
 }
@@ -131,75 +69,14 @@ async function pgbench(url: URL): Promise<{ tps: number; scratch: string }> {
   }
 }
 
-interface Seeded {
-  a: { characterId: string; token: string };
-  b: { characterId: string; token: string };
-}
-
-async function seed(databaseUrl: string): Promise<Seeded[]> {
+async function seed(databaseUrl: string): Promise<TradingPair[]> {
   const db = await openDatabase({ databaseUrl, pgliteDataDir: 'memory://', poolSize: 4 });
-  const tokens = new TokenService({ secret: SECRET, issuer: 'rs-game-server', audience: 'rs-game', ttlSeconds: 3600 });
   try {
-    const pairs: Seeded[] = [];
-    for (let i = 0; i < PAIRS; i++) {
-      const em = db.em.fork();
-      const users = [await createTemporaryUser(em, 3600), await createTemporaryUser(em, 3600)];
-      // Pairs stand on walkable tiles of the home row, a few tiles apart from the next pair.
-      const x = 104 + (i % 12) * 2;
-      const z = 96 + Math.floor(i / 12) * 3;
-      const characters = users.map((user, side) => em.create(Character, {
-        id: randomUUID(), accountId: user.id, name: `tb${randomUUID().replaceAll('-', '').slice(0, 9)}`,
-        positionX: x + side, positionZ: z, lastLoginAt: new Date(),
-      }));
-      await em.flush();
-      await em.execute('insert into inventory (character_id, slot, item_id, quantity) values (?, 0, ?, ?), (?, 0, ?, ?)',
-        [characters[0].id, 'coins', 1_000_000_000, characters[1].id, 'feather', 1_000_000_000]);
-      const entry = (side: number) => ({ characterId: characters[side].id, token: tokens.sign({ accountId: users[side].id, roles: ['player'], scope: 'player' }).token });
-      pairs.push({ a: entry(0), b: entry(1) });
-    }
-    return pairs;
+    const { config } = loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET });
+    return await seedTradingPairs(db, loadBundledWorld(), config, SECRET, PAIRS);
   } finally {
     await db.close();
   }
-}
-
-async function enter(wsUrl: string, who: { characterId: string; token: string }): Promise<Socket> {
-  const socket = await Socket.open(`${wsUrl}/ws`);
-  socket.send('authenticate', { token: who.token, characterId: who.characterId });
-  const auth = await socket.next('authResult');
-  if (!auth.data.success) throw new Error(`authentication failed: ${JSON.stringify(auth.data)}`);
-  await socket.next('world:joined');
-  return socket;
-}
-
-/** One complete trade; returns the milliseconds from the last accept to tradeCompleted (the swap's latency). */
-async function trade(a: Socket, b: Socket, aId: string, bId: string): Promise<number> {
-  const incoming = b.next('tradeIncoming', (d) => d.fromPlayerId === aId);
-  a.send('tradeRequest', { targetPlayerId: bId });
-  const { tradeId } = (await incoming).data;
-  const startedA = a.next('tradeStarted', (d) => d.tradeId === tradeId);
-  const startedB = b.next('tradeStarted', (d) => d.tradeId === tradeId);
-  b.send('tradeRequestRespond', { tradeId, accept: true });
-  await Promise.all([startedA, startedB]);
-  const offered = a.next('tradeUpdated', (d) => d.tradeId === tradeId && d.myOffer.items.length === 1 && d.theirOffer.items.length === 1);
-  a.send('tradeAddItem', { tradeId, inventorySlot: 0, quantity: 1 });
-  b.send('tradeAddItem', { tradeId, inventorySlot: 0, quantity: 1 });
-  await offered;
-  const seenA = b.next('tradeUpdated', (d) => d.tradeId === tradeId && d.theirOffer.accepted);
-  a.send('tradeAccept', { tradeId });
-  await seenA;
-  const confirm = a.next('tradeConfirmScreen', (d) => d.tradeId === tradeId);
-  b.send('tradeAccept', { tradeId });
-  await confirm;
-  const seenA2 = b.next('tradeUpdated', (d) => d.tradeId === tradeId && d.screen === 'confirm' && d.theirOffer.accepted);
-  a.send('tradeAccept', { tradeId });
-  await seenA2;
-  const doneA = a.next('tradeCompleted', (d) => d.tradeId === tradeId);
-  const doneB = b.next('tradeCompleted', (d) => d.tradeId === tradeId);
-  const lastAccept = performance.now();
-  b.send('tradeAccept', { tradeId });
-  await Promise.all([doneA, doneB]);
-  return performance.now() - lastAccept;
 }
 
 export interface TradeBenchFigures {
@@ -230,7 +107,7 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
     NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: raw, JWT_SECRET: SECRET, LOG_LEVEL: 'error',
     TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600',
   }, port);
-  const sockets: Socket[] = [];
+  const sockets: BotSocket[] = [];
   let completed = 0;
   let failed = 0;
   const swapLatency = new Samples();
@@ -238,7 +115,7 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   let elapsed = 0;
   let serverCpu = NaN;
   try {
-    const connected = await Promise.all(pairs.map(async (pair) => [await enter(server.wsUrl, pair.a), await enter(server.wsUrl, pair.b)] as const));
+    const connected = await Promise.all(pairs.map(async (pair) => [await enterWorld(server.wsUrl, pair.a), await enterWorld(server.wsUrl, pair.b)] as const));
     for (const [a, b] of connected) sockets.push(a, b);
     // Warm-up: one trade per pair.
     await Promise.all(connected.map(([a, b], i) => trade(a, b, pairs[i].a.characterId, pairs[i].b.characterId)));

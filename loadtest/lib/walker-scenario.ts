@@ -106,7 +106,11 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const probes = options.probes && options.server === 'game'
       ? { health: startProbe(`${server.baseUrl}/health`, 100), status: startProbe(`${server.baseUrl}/status`, 100) }
       : undefined;
+    const progress = setInterval(() => {
+      log(`  [walkers] ${stats.movesSent - movesBefore} moves  ack p50 ${round(stats.ack.p(50), 1)} ms  p99 ${round(stats.ack.p(99), 1)} ms  errors ${stats.errors}`);
+    }, 5_000);
     await sleep(options.durationSeconds * 1000);
+    clearInterval(progress);
     const cores = cpu.stop();
     const health = probes?.health.stop();
     const status = probes?.status.stop();

@@ -1,0 +1,62 @@
+/**
+ * `traders`: pairs of /ws bots standing side by side, each pair completing full two-screen trades back to back
+ * (lib/trading.ts) for the duration. Latency is a whole trade, request to both `tradeCompleted`; the swap
+ * (last accept → tradeCompleted) is counted apart.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CpuMeter } from './process-monitor.ts';
+import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
+import { connectInBatches, withScenarioServer } from './scenario-server.ts';
+import { Samples, round } from './stats.ts';
+import { seedTradingPairs, trade } from './trading.ts';
+import { enterWorld, type BotSocket } from './ws-bot.ts';
+
+export async function runTraders(options: { clients: number; durationSeconds: number; log: (line: string) => void }): Promise<ScenarioSummary> {
+  const pairCount = Math.max(1, Math.floor(options.clients / 2));
+  const meter = new ScenarioMeter('traders', 'trades completed', 'tradeRequest → tradeCompleted on both sides');
+  const swap = new Samples();
+  return withScenarioServer({
+    env: { TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600' },
+    seed: (db, data, config, secret) => seedTradingPairs(db, data, config, secret, pairCount),
+  }, async (server, pairs) => {
+    const sockets: Array<[BotSocket, BotSocket] | undefined> = pairs.map(() => undefined);
+    const connected = await connectInBatches(pairs.map((pair, i) => ({ pair, i })), async ({ pair, i }) => {
+      const a = await enterWorld(server.wsUrl, pair.a);
+      try {
+        sockets[i] = [a, await enterWorld(server.wsUrl, pair.b)];
+      } catch (error) {
+        a.close();
+        throw error;
+      }
+    }, options.log, 25);
+    options.log(`  ${connected}/${pairs.length} pairs in the world; trading for ${options.durationSeconds} s`);
+    const cpu = new CpuMeter(server.child.pid!);
+    meter.begin();
+    meter.endAfter(options.durationSeconds);
+    cpu.start();
+    const stopProgress = meter.progress(options.log);
+    const deadline = performance.now() + options.durationSeconds * 1000;
+    try {
+      await Promise.all(sockets.map(async (pair, i) => {
+        if (!pair) return;
+        const [a, b] = pair;
+        while (performance.now() < deadline) {
+          const started = performance.now();
+          try {
+            swap.add(await trade(a, b, pairs[i].a.characterId, pairs[i].b.characterId));
+            meter.done(performance.now() - started);
+          } catch (error) {
+            meter.error((error as Error).message.replace(/^timed out waiting for .*/, 'TIMEOUT'));
+            await sleep(200);
+          }
+        }
+      }));
+    } finally {
+      stopProgress();
+      for (const pair of sockets) pair?.forEach((s) => s.close());
+    }
+    meter.figure('swap p50 (ms)', round(swap.p(50), 1));
+    meter.figure('swap p99 (ms)', round(swap.p(99), 1));
+    return meter.summary(pairs.length * 2, connected * 2, cpu.stop());
+  });
+}
