@@ -96,6 +96,9 @@ async function waitHealthy(server: Child, port: number, timeoutMs: number): Prom
   throw new Error(`the server did not become healthy:\n${server.output()}`);
 }
 
+/** The bots keep going at least this long after the last restart, however late it completed. */
+const MIN_RUN_AFTER_RESTART_MS = 6_000;
+
 /** Crash instants: one uniformly random moment in each of `crashes` equal windows (after a short warm-up). */
 function crashPlan(durationMs: number, crashes: number, rnd: () => number): number[] {
   const window = durationMs / Math.max(1, crashes);
@@ -180,6 +183,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         if (wait > 0) await sleep(wait);
         if (Date.now() >= ctx.stopAt) break;
         ctx.target.wsUrl = null;
+        // The bots stay alive through the restart, however long it takes on a busy machine…
+        ctx.stopAt = Math.max(ctx.stopAt, Date.now() + 120_000);
         server.child.kill('SIGKILL');
         await server.exited;
         crashes++;
@@ -189,6 +194,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         restarts++;
         ctx.target.generation++;
         ctx.target.wsUrl = `ws://127.0.0.1:${port}`;
+        // …and then get a window to prove the restarted server works.
+        ctx.stopAt = Math.max(soakStart + durationMs, Date.now() + MIN_RUN_AFTER_RESTART_MS);
       }
       const rest = ctx.stopAt - Date.now();
       if (rest > 0) await sleep(rest);
