@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { request, rowsOf, seededPlayer, stack, until } from '../economy/support.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { deterministicRolls, randomRolls } from './support.ts';
 
 /** spawns.json: npcs[6] is a chicken at (90, 60), npcs[13] a goblin at (55, 45). */
 const CHICKEN = 'npc-6';
@@ -13,12 +13,10 @@ describe('combat with NPCs over a real socket @db', function () {
 
   before(async () => {
     server = await startTestServer();
-    // Alternating rolls: every attack lands (0 < hit chance) for its maximum damage (0.99 × (max + 1)).
-    let n = 0;
-    setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
+    deterministicRolls();
   });
   after(async () => {
-    setSkillsRng(Math.random);
+    randomRolls();
     await server.close();
   });
 

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
-import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
 import { HOME, ok, refusal, request, stack, until } from '../economy/support.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import type { JsonWsClient } from '../helpers/ws-client.ts';
-import { playerWith } from './support.ts';
+import { deterministicRolls, playerWith, randomRolls } from './support.ts';
 
 /** spawns.json: npcs[16] is a stone golem at (155, 90); stations[5] the chapel altar at (99, 117). */
 const GOLEM = 'npc-16';
@@ -22,15 +20,10 @@ describe('prayer over a real socket @db', function () {
 
   before(async () => {
     server = await startTestServer();
-    // Alternating rolls: every attack lands (0 < hit chance) for its maximum damage (0.99 × (max + 1)).
-    let n = 0;
-    setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
-    // NPCs stay on their spawn tiles.
-    setWanderRng(() => 0.99);
+    deterministicRolls();
   });
   after(async () => {
-    setSkillsRng(Math.random);
-    setWanderRng(Math.random);
+    randomRolls();
     await server.close();
   });
 

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
-import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
 import { HOME, ok, refusal, rowsOf, stack, until, type Seeded } from '../economy/support.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { openTrade } from '../trade/support.ts';
-import { playerWith } from './support.ts';
+import { deterministicRolls, playerWith, randomRolls } from './support.ts';
 
 /** Inside Ashen Reach (world-areas.json: the wilderness, `pvp: true`), far from its bandits. */
 const WILDERNESS = { x: 30, z: 15 };
@@ -17,14 +15,10 @@ describe('player versus player over a real socket @db', function () {
 
   before(async () => {
     server = await startTestServer();
-    // Alternating rolls: every attack lands (0 < hit chance) for its maximum damage (0.99 × (max + 1)).
-    let n = 0;
-    setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
-    setWanderRng(() => 0.99);
+    deterministicRolls();
   });
   after(async () => {
-    setSkillsRng(Math.random);
-    setWanderRng(Math.random);
+    randomRolls();
     await server.close();
   });
 

@@ -1,4 +1,6 @@
 /** Helpers for the skills suites: a player whose character columns (levels, health, prayer points) are set first. */
+import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
+import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
 import { seed, type Seed, type Seeded } from '../economy/support.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -31,4 +33,19 @@ export function sequence(seedValue: number, scale = 1): () => number {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return (state / 2 ** 32) * scale;
   };
+}
+
+/**
+ * Fixed rolls for combat suites: alternating 0 and 0.99 makes every attack land (0 < hit chance) for its maximum
+ * damage (0.99 × (max + 1)), and NPCs stay on their spawn tiles. `randomRolls` puts the random sources back.
+ */
+export function deterministicRolls(): void {
+  let n = 0;
+  setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
+  setWanderRng(() => 0.99);
+}
+
+export function randomRolls(): void {
+  setSkillsRng(Math.random);
+  setWanderRng(Math.random);
 }
