@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
-import { loggedUrl } from '../src/http/request-log.ts';
+import { createRequestLogger, loggedUrl } from '../src/http/request-log.ts';
 import { createLogger } from '../src/logger.ts';
 import { startServer, type GameServer } from '../src/server.ts';
 import { pgliteTemplate, testEnv } from './helpers/server.ts';
@@ -128,5 +130,56 @@ describe('request logs: one pino line per HTTP request, ids, no secrets @db', fu
   it('redacts query values except the known harmless ones', () => {
     assert.equal(loggedUrl('/a?token=abc&limit=5&offset=10&characterId=c1&code=xyz&flag'), '/a?token=[redacted]&limit=5&offset=10&characterId=c1&code=[redacted]&flag');
     assert.equal(loggedUrl('/plain/path'), '/plain/path');
+  });
+});
+
+describe('request logs below the logger level', () => {
+  async function serve(level: string, handler: http.RequestListener) {
+    const raw: string[] = [];
+    const logger = createLogger({ nodeEnv: 'test', logLevel: level }, { write: (line: string) => { raw.push(line); } });
+    const log = createRequestLogger(logger);
+    const server = http.createServer((req, res) => {
+      log(req, res);
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { raw, base, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it('at warn: ids still answered, successes not logged, failures logged at error without secrets', async () => {
+    const target = await serve('warn', (req, res) => {
+      // A handler logging through req.log gets the request id.
+      if (req.url?.startsWith('/fail')) (req as unknown as { log: { warn(msg: string): void } }).log.warn('handler trouble');
+      res.statusCode = req.url?.startsWith('/fail') ? 500 : 200;
+      res.end('x');
+    });
+    try {
+      const ok = await fetch(`${target.base}/ok`);
+      assert.match(ok.headers.get('x-request-id') ?? '', UUID);
+      const failed = await fetch(`${target.base}/fail?token=quiet-secret-55aa&limit=3`, { headers: { 'X-Request-Id': 'trace-77' } });
+      assert.equal(failed.headers.get('x-request-id'), 'trace-77');
+      await sleep(50);
+      const lines = target.raw.map((line) => JSON.parse(line) as LogLine);
+      assert.deepEqual(lines.map((l) => [l.level, l.msg, l.reqId]), [[40, 'handler trouble', 'trace-77'], [50, 'GET /fail 500 failed', 'trace-77']]);
+      assert.deepEqual(lines[1].req, { id: 'trace-77', method: 'GET', url: '/fail?token=[redacted]&limit=3' });
+      assert.equal(lines[1].res?.statusCode, 500);
+      assert.equal(typeof lines[1].durationMs, 'number');
+      assert.ok(!target.raw.join('').includes('quiet-secret-55aa'));
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('at info: requests logged, probes (debug) not', async () => {
+    const target = await serve('info', (_req, res) => res.end('ok'));
+    try {
+      await fetch(`${target.base}/health`);
+      await fetch(`${target.base}/api/thing`);
+      await sleep(50);
+      assert.deepEqual(target.raw.map((line) => (JSON.parse(line) as LogLine).msg), ['GET /api/thing 200']);
+    } finally {
+      await target.close();
+    }
   });
 });

@@ -51,6 +51,9 @@ export interface TokenServiceOptions {
 
 let processSecret: string | undefined;
 
+/** How many verified tokens are remembered (the oldest is forgotten first). */
+const VERIFIED_TOKENS = 10_000;
+
 /**
  * The signing secret: JWT_SECRET, or (development and test only; production refuses to start without it) a
  * random secret made once per process, so tokens never verify across restarts and no fixed string exists.
@@ -69,6 +72,12 @@ export class TokenService {
   private readonly ttlSeconds: number;
   private readonly tolerance: number;
   private readonly now: () => number;
+  /**
+   * Tokens that passed verification, until their `exp`: a client sends the same token with every request, and
+   * the same string signed by the same secret verifies the same way until it expires (revocation of agent tokens
+   * is a separate check, AuthService.runTokenChecks).
+   */
+  private readonly verified = new Map<string, { identity: Identity; exp: number }>();
 
   constructor(options: TokenServiceOptions) {
     if (options.secret.length === 0) throw new Error('the token signing secret must not be empty');
@@ -107,6 +116,10 @@ export class TokenService {
     if (token.length > 8192 || !/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) {
       throw new AuthError('TOKEN_INVALID', 'the access token is malformed');
     }
+    const clock = Math.floor(this.now() / 1000);
+    const known = this.verified.get(token);
+    if (known && clock < known.exp + this.tolerance) return known.identity;
+    this.verified.delete(token);
     let payload: jwt.JwtPayload | string;
     try {
       payload = jwt.verify(token, this.secret, {
@@ -114,13 +127,16 @@ export class TokenService {
         issuer: this.issuer,
         audience: this.audience,
         clockTolerance: this.tolerance,
-        clockTimestamp: Math.floor(this.now() / 1000),
+        clockTimestamp: clock,
       });
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) throw new AuthError('TOKEN_EXPIRED', 'the access token has expired');
       throw new AuthError('TOKEN_INVALID', 'the access token is not valid');
     }
-    return identityFromPayload(payload);
+    const identity = Object.freeze(identityFromPayload(payload));
+    if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { identity, exp: identity.expiresAt.getTime() / 1000 });
+    return identity;
   }
 }
 

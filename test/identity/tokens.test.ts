@@ -49,6 +49,19 @@ describe('server tokens (HS256, pinned)', () => {
     expectCode(() => service().verify(hmacToken(valid(), idpKeys().publicPem)), 'TOKEN_INVALID'));
   it('refuses an expired token with TOKEN_EXPIRED', () =>
     expectCode(() => service().verify(hmacToken({ ...valid(), exp: now() - 60 }, SECRET)), 'TOKEN_EXPIRED'));
+  it('remembers a verified token until it expires; another string (a forged signature) is verified afresh', () => {
+    let clock = Date.now();
+    const tokens = service({ now: () => clock, clockToleranceSeconds: 0 });
+    const { token } = tokens.sign({ accountId: 'acc-9', roles: ['player'], scope: 'player' }, { ttlSeconds: 60 });
+    const first = tokens.verify(token);
+    assert.equal(tokens.verify(token), first, 'the second verification answers the remembered identity');
+    assert.ok(Object.isFrozen(first));
+    const [header, payload, signature] = token.split('.');
+    const forged = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+    expectCode(() => tokens.verify(forged), 'TOKEN_INVALID');
+    clock += 61_000;
+    expectCode(() => tokens.verify(token), 'TOKEN_EXPIRED');
+  });
   it('refuses a token without exp', () => {
     const { exp: _omit, ...noExp } = valid();
     expectCode(() => service().verify(hmacToken(noExp, SECRET)), 'TOKEN_INVALID');
