@@ -9,7 +9,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import { TICK_MS } from '../../src/game/ticks.ts';
-import { CpuMeter } from './process-monitor.ts';
 import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
 import { connectInBatches, withScenarioServer } from './scenario-server.ts';
 import { seedCharacters, type SeededWalker } from './seed.ts';
@@ -113,19 +112,13 @@ export async function runGatherers(options: { clients: number; durationSeconds: 
       sockets.set(g, socket);
     }, options.log);
     options.log(`  ${connected}/${gatherers.length} gatherers in the world; gathering for ${options.durationSeconds} s`);
-    const cpu = new CpuMeter(server.child.pid!);
-    meter.begin();
-    meter.endAfter(options.durationSeconds);
-    cpu.start();
-    const stopProgress = meter.progress(options.log);
-    const deadline = performance.now() + options.durationSeconds * 1000;
+    let cores = NaN;
     try {
-      await Promise.all([...sockets].map(([g, socket]) => gatherLoop(socket, g, plan!.toolCount, meter, deadline)));
+      cores = await meter.measure(server.child.pid!, options.durationSeconds, options.log, (deadline) => Promise.all([...sockets].map(([g, socket]) => gatherLoop(socket, g, plan!.toolCount, meter, deadline))));
     } finally {
-      stopProgress();
       for (const socket of sockets.values()) socket.close();
     }
-    return meter.summary(gatherers.length, connected, cpu.stop());
+    return meter.summary(gatherers.length, connected, cores);
   });
 }
 

@@ -6,7 +6,6 @@
  * an error.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CpuMeter } from './process-monitor.ts';
 import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
 import { connectInBatches, withScenarioServer } from './scenario-server.ts';
 import { freeTiles, seedCharacters, type SeededWalker } from './seed.ts';
@@ -46,38 +45,28 @@ export async function runRestPollers(options: { clients: number; durationSeconds
       poller.agentToken = body.token;
     }, options.log);
     options.log(`  ${registered}/${pollers.length} agents registered; polling every ${options.intervalMs} ms for ${options.durationSeconds} s`);
-    const cpu = new CpuMeter(server.child.pid!);
-    meter.begin();
-    meter.endAfter(options.durationSeconds);
-    cpu.start();
-    const stopProgress = meter.progress(options.log);
-    const deadline = performance.now() + options.durationSeconds * 1000;
-    try {
-      await Promise.all(pollers.filter((p) => p.agentToken).map(async (poller) => {
-        const headers = { Authorization: `Bearer ${poller.agentToken}` };
-        const routes = pollRoutes(poller.seed.characterId, poller.agentId!);
-        // Spread the clients over one interval.
-        await sleep(Math.random() * options.intervalMs);
-        while (performance.now() < deadline) {
-          const round = performance.now();
-          for (const route of routes) {
-            const started = performance.now();
-            try {
-              const response = await fetch(`${server.baseUrl}${route.path}`, { headers, signal: AbortSignal.timeout(10_000) });
-              await response.arrayBuffer();
-              if (response.status === 200) meter.done(performance.now() - started, route.label);
-              else meter.error(`HTTP_${response.status}`);
-            } catch (error) {
-              meter.error((error as Error).name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK');
-            }
+    const cores = await meter.measure(server.child.pid!, options.durationSeconds, options.log, (deadline) => Promise.all(pollers.filter((p) => p.agentToken).map(async (poller) => {
+      const headers = { Authorization: `Bearer ${poller.agentToken}` };
+      const routes = pollRoutes(poller.seed.characterId, poller.agentId!);
+      // Spread the clients over one interval.
+      await sleep(Math.random() * options.intervalMs);
+      while (performance.now() < deadline) {
+        const round = performance.now();
+        for (const route of routes) {
+          const started = performance.now();
+          try {
+            const response = await fetch(`${server.baseUrl}${route.path}`, { headers, signal: AbortSignal.timeout(10_000) });
+            await response.arrayBuffer();
+            if (response.status === 200) meter.done(performance.now() - started, route.label);
+            else meter.error(`HTTP_${response.status}`);
+          } catch (error) {
+            meter.error((error as Error).name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK');
           }
-          const wait = options.intervalMs - (performance.now() - round);
-          if (wait > 0) await sleep(Math.min(wait, Math.max(0, deadline - performance.now())));
         }
-      }));
-    } finally {
-      stopProgress();
-    }
-    return meter.summary(pollers.length, registered, cpu.stop());
+        const wait = options.intervalMs - (performance.now() - round);
+        if (wait > 0) await sleep(Math.min(wait, Math.max(0, deadline - performance.now())));
+      }
+    })));
+    return meter.summary(pollers.length, registered, cores);
   });
 }

@@ -3,6 +3,7 @@
  * optionally one per label). Prints a progress line every few seconds and ends with a summary.
  */
 import { Samples, round } from './stats.ts';
+import { CpuMeter } from './process-monitor.ts';
 
 export interface ScenarioSummary {
   scenario: string;
@@ -105,6 +106,24 @@ export class ScenarioMeter {
 
   get elapsedSeconds(): number {
     return ((this.endedAt ?? performance.now()) - this.startedAt) / 1000;
+  }
+
+  /**
+   * The measured window: starts counting, logs progress, runs `work` until `deadline` (performance.now() ms),
+   * stops counting after `seconds`, and returns the server process' CPU cores over the window.
+   */
+  async measure(serverPid: number, seconds: number, log: (line: string) => void, work: (deadline: number) => Promise<unknown>): Promise<number> {
+    const cpu = new CpuMeter(serverPid);
+    this.begin();
+    this.endAfter(seconds);
+    cpu.start();
+    const stopProgress = this.progress(log);
+    try {
+      await work(performance.now() + seconds * 1000);
+    } finally {
+      stopProgress();
+    }
+    return cpu.stop();
   }
 
   /** Logs one line every `everyMs` until the returned function is called. */

@@ -4,7 +4,6 @@
  * (last accept → tradeCompleted) is counted apart.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CpuMeter } from './process-monitor.ts';
 import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
 import { connectInBatches, withScenarioServer } from './scenario-server.ts';
 import { Samples, round } from './stats.ts';
@@ -30,14 +29,9 @@ export async function runTraders(options: { clients: number; durationSeconds: nu
       }
     }, options.log, 25);
     options.log(`  ${connected}/${pairs.length} pairs in the world; trading for ${options.durationSeconds} s`);
-    const cpu = new CpuMeter(server.child.pid!);
-    meter.begin();
-    meter.endAfter(options.durationSeconds);
-    cpu.start();
-    const stopProgress = meter.progress(options.log);
-    const deadline = performance.now() + options.durationSeconds * 1000;
+    let cores = NaN;
     try {
-      await Promise.all(sockets.map(async (pair, i) => {
+      cores = await meter.measure(server.child.pid!, options.durationSeconds, options.log, (deadline) => Promise.all(sockets.map(async (pair, i) => {
         if (!pair) return;
         const [a, b] = pair;
         while (performance.now() < deadline) {
@@ -50,13 +44,12 @@ export async function runTraders(options: { clients: number; durationSeconds: nu
             await sleep(200);
           }
         }
-      }));
+      })));
     } finally {
-      stopProgress();
       for (const pair of sockets) pair?.forEach((s) => s.close());
     }
     meter.figure('swap p50 (ms)', round(swap.p(50), 1));
     meter.figure('swap p99 (ms)', round(swap.p(99), 1));
-    return meter.summary(pairs.length * 2, connected * 2, cpu.stop());
+    return meter.summary(pairs.length * 2, connected * 2, cores);
   });
 }
