@@ -11,7 +11,10 @@ export const KNOWN_EVENTS = [
   'inventory:use', 'inventory:move', 'inventory:drop', 'groundItem:pickup', 'bank:open', 'bank:deposit',
   'bank:depositAll', 'bank:withdraw', 'bank:depositEquipment', 'equipment:equip', 'equipment:unequip', 'shop:open',
   'shop:buy', 'shop:sell', 'gravestone:claim', 'tradeRequest', 'tradeRequestRespond', 'tradeAddItem',
-  'tradeRemoveItem', 'tradeAccept', 'tradeCancel',
+  'tradeRemoveItem', 'tradeAccept', 'tradeCancel', 'bank:tab:create', 'bank:tab:delete', 'bank:tab:move',
+  'bank:tab:rename', 'chat:private', 'friend:request', 'friend:accept', 'friend:decline', 'friend:remove', 'ignore:add',
+  'ignore:remove', 'skills:get', 'npc:talk', 'dialogue:choose', 'dialogue:continue', 'dialogue:close', 'quest:get',
+  'prayer:activate', 'prayer:deactivate', 'prayer:get',
 ];
 
 const POLLUTING_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
