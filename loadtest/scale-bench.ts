@@ -6,16 +6,17 @@
  *
  *   npm run bench:scale -- --walkers 1000 --duration 20
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { computeBlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import { loadBundledWorld } from './lib/game-data.ts';
+import { createScratchDatabase } from './lib/postgres.ts';
 import { CpuMeter } from './lib/process-monitor.ts';
 import { seedWalkers } from './lib/seed.ts';
 import { freePort, ROOT, startServerProcess, type RunningServer } from './lib/server-process.ts';
@@ -35,8 +36,6 @@ const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@1
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECTION_START = '<!-- scale-out:start -->';
 const SECTION_END = '<!-- scale-out:end -->';
-
-const psql = (sql: string) => promisify(execFile)('psql', [ADMIN_URL, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { timeout: 60_000 });
 
 function pin(pid: number, core: number): boolean {
   try {
@@ -143,11 +142,8 @@ function writeSection(markdown: string): void {
 }
 
 async function main(): Promise<void> {
-  const name = `scale_bench_${randomUUID().replaceAll('-', '').slice(0, 8)}`;
-  await psql(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchDatabase(ADMIN_URL, 'scale_bench');
+  const databaseUrl = scratch.url;
   try {
     // Migrate once, then seed the walkers both runs use.
     const db = await openDatabase({ databaseUrl, pgliteDataDir: 'memory://' });
@@ -161,7 +157,7 @@ async function main(): Promise<void> {
     writeSection(markdown);
     console.log('wrote the scale-out section of docs/BENCHMARKS.md');
   } finally {
-    await psql(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await scratch.drop().catch(() => undefined);
   }
 }
 

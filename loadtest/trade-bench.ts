@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { loadBundledWorld } from './lib/game-data.ts';
+import { psql } from './lib/postgres.ts';
 import { CpuMeter } from './lib/process-monitor.ts';
 import { freePort, startServerProcess } from './lib/server-process.ts';
 import { Samples, round } from './lib/stats.ts';
@@ -37,11 +38,6 @@ function withDatabase(url: URL, name: string): string {
   const copy = new URL(url.toString());
   copy.pathname = `/${encodeURIComponent(name)}`;
   return copy.toString();
-}
-
-async function psql(url: string, sql: string): Promise<string> {
-  const { stdout } = await run('psql', [url, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql], { timeout: 60_000 });
-  return stdout.trim();
 }
 
 async function ensureDatabase(url: URL): Promise<void> {

@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Client as SdkClient } from '@colyseus/sdk';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { createScratchDatabase } from '../../loadtest/lib/postgres.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { Character } from '../../src/db/entities/index.ts';
 import { uniqueName } from '../helpers/database.ts';
@@ -20,10 +19,6 @@ import { addItem, bothAcceptScreen1, itemTotals, inventoryRows, openTrade, putIt
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LOCAL_POSTGRES = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function psql(sql: string): Promise<void> {
-  await promisify(execFile)('psql', [LOCAL_POSTGRES, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { timeout: 30_000 });
-}
 
 async function redisAnswers(): Promise<boolean> {
   const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -40,18 +35,7 @@ async function redisAnswers(): Promise<boolean> {
 /** DATABASE_URL when the suite runs on PostgreSQL; otherwise a scratch database on the local server (dropped after). */
 async function sharedPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
-  const name = `scaleout_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  try {
-    await psql(`create database ${name}`);
-  } catch {
-    return undefined;
-  }
-  const url = new URL(LOCAL_POSTGRES);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => psql(`drop database if exists ${name} with (force)`),
-  };
+  return createScratchDatabase(LOCAL_POSTGRES, 'scaleout').catch(() => undefined);
 }
 
 /** What the shared test helpers need of a server: its addresses. */
