@@ -9,6 +9,7 @@
 import { matchMaker, type IRoomCache, type Presence, type ServerOptions } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
+import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 
@@ -68,13 +69,13 @@ class RedisCluster implements Cluster {
     this.config = config;
     this.logger = logger;
     const redisOptions = { keyPrefix: config.clusterKeyPrefix, maxRetriesPerRequest: 3 };
-    const presence = new RedisPresence({ ...parseRedisUrl(redisUrl), ...redisOptions });
+    const presence = new RedisPresence(new Redis(redisUrl, redisOptions));
     this.presence = presence;
     const defaultSelection = matchMaker.selectProcessIdToCreateRoom;
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
       presence,
-      driver: new RedisDriver({ ...parseRedisUrl(redisUrl), ...redisOptions }),
+      driver: new RedisDriver(new Redis(redisUrl, redisOptions)),
       publicAddress,
       selectProcessIdToCreateRoom: async (roomName, options) =>
         WORLD_BOUND_ROOMS.has(roomName) ? matchMaker.processId : defaultSelection(roomName, options),
@@ -134,20 +135,6 @@ class RedisCluster implements Cluster {
   async stop(): Promise<void> {
     await this.presence.hdel(INTERNAL_ADDRESSES_KEY, matchMaker.processId).catch(() => {});
   }
-}
-
-/** ioredis options from a redis:// or rediss:// URL (the presence and driver take an options object). */
-function parseRedisUrl(url: string): { host: string; port: number; username?: string; password?: string; db?: number; tls?: object } {
-  const parsed = new URL(url);
-  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : undefined;
-  return {
-    host: parsed.hostname,
-    port: Number(parsed.port || 6379),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(db !== undefined && Number.isInteger(db) ? { db } : {}),
-    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
-  };
 }
 
 export function createCluster(config: Config, logger: Logger): Cluster {
