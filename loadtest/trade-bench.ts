@@ -4,7 +4,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/game_bench npm exec -- node loadtest/trade-bench.ts
  *
- * Environment: BENCH_PAIRS (default 16 trading pairs), BENCH_SECONDS (10), PGBENCH_SECONDS (10), PGBENCH_CLIENTS (4).
+ * Environment: BENCH_PAIRS (default 16 trading pairs), BENCH_SECONDS (10), PGBENCH_SECONDS (10), PGBENCH_CLIENTS (4),
+ * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops).
  * Everything runs on loopback; every wait is bounded. The database named in DATABASE_URL is created when missing;
  * pgbench runs on a scratch database `<name>_pgbench` (created, initialised with -s 1, dropped afterwards).
  * Each trade is the full protocol: request, accept, one add per side, both accepts on both screens, the swap
@@ -99,7 +100,8 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   await ensureDatabase(url);
   const pairs = await seed(raw);
   const port = await freePort();
-  const server = await startServerProcess(['src/start.js'], {
+  const profile = [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []];
+  const server = await startServerProcess([...profile, 'src/start.js'], {
     NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: raw, JWT_SECRET: SECRET, LOG_LEVEL: 'error',
     TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600',
   }, port);
@@ -146,7 +148,7 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   console.log(`  completed trades                 ${completed} (${failed} failed)`);
   console.log(`  completed trades per second      ${round(tradesPerSecond, 1)}`);
   console.log(`  swap latency p50 / p95 / p99     ${round(swapLatency.p(50), 1)} / ${round(swapLatency.p(95), 1)} / ${round(swapLatency.p(99), 1)} ms (last accept → tradeCompleted)`);
-  if (Number.isFinite(serverCpu)) console.log(`  server CPU                       ${round(serverCpu * 100, 0)}% of one core`);
+  if (Number.isFinite(serverCpu)) console.log(`  server CPU                       ${round(serverCpu * 100, 0)}% of one core, ${round(serverCpu * 1000 / tradesPerSecond, 2)} ms per trade`);
   console.log(`  pgbench TPC-B (-s 1 -c ${PGBENCH_CLIENTS} -T ${PGBENCH_SECONDS})      ${round(tps, 1)} tps`);
   console.log(`  ratio trades/s ÷ pgbench tps     ${round(ratio * 100, 1)}% (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
   return {

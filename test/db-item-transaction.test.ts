@@ -84,4 +84,55 @@ describe(`item transactions on ${databaseUnderTest()} @db`, function () {
     assert.deepEqual(unexpected, []);
     assert.equal((await coinsOf(a)) + (await coinsOf(b)), 1000);
   });
+
+  it('reads what the transaction it waited for committed (the lock is taken before the read)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lockHeld!: () => void;
+    const locked = new Promise<void>((resolve) => (lockHeld = resolve));
+    const first = runItemTransaction(db, [a], async (_tx, loaded) => {
+      lockHeld();
+      await held;
+      return { value: null, write: new Map([[a, { ...loaded.get(a)!, inventory: withSlot(loaded.get(a)!.inventory, 20, { itemId: 'feather', quantity: 9 }) }]]) };
+    });
+    await locked;
+    const second = runItemTransaction(db, [a], async (_tx, loaded) => ({ value: loaded.get(a)!.inventory[20], write: new Map() }));
+    if (databaseUnderTest() === 'postgresql') {
+      // Bounded wait until the second transaction is really blocked on the first one's row lock.
+      const deadline = Date.now() + 5_000;
+      let waiting = 0;
+      while (waiting === 0 && Date.now() < deadline) {
+        const [row] = await db.em.fork().getConnection().execute(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        waiting = row.n;
+      }
+      assert.ok(waiting > 0, 'the second transaction waits for the lock');
+    }
+    release();
+    await first;
+    assert.deepEqual((await second).value, { itemId: 'feather', quantity: 9 });
+    await runItemTransaction(db, [a], async (_tx, loaded) => ({ value: null, write: new Map([[a, { ...loaded.get(a)!, inventory: withSlot(loaded.get(a)!.inventory, 20, null) }]]) }));
+  });
+
+  it('writes alsoWrite rows in the same statement as the containers: one failing undoes both', async () => {
+    const auditId = randomUUID();
+    const audit = (id: string) => ({
+      sql: `insert into trade_audit (id, initiator_id, partner_id, status, reason, initiator_items, partner_items, started_at, ended_at)
+            values (?, ?, ?, 'completed', null, '[]', '[]', now(), now())`,
+      params: [id, a, b],
+    });
+    const give = (id: string) => runItemTransaction(db, [a, b], async (_tx, loaded) => ({
+      value: null,
+      write: new Map([[a, { ...loaded.get(a)!, inventory: withSlot(loaded.get(a)!.inventory, 21, { itemId: 'feather', quantity: 1 }) }]]),
+      alsoWrite: [audit(id)],
+    }));
+    await give(auditId);
+    await runItemTransaction(db, [a], async (_tx, loaded) => ({ value: null, write: new Map([[a, { ...loaded.get(a)!, inventory: withSlot(loaded.get(a)!.inventory, 21, null) }]]) }));
+    await assert.rejects(give(auditId), 'a second row with the same id violates the primary key');
+    const [row] = await db.em.getConnection().execute('select count(*)::int as n from inventory where character_id = ? and slot = 21', [a]);
+    assert.equal(row.n, 0, 'the container write rolled back with the failed audit row');
+    const [rows] = await db.em.getConnection().execute('select count(*)::int as n from trade_audit where id = ?', [auditId]);
+    assert.equal(rows.n, 1);
+  });
 });

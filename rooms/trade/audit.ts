@@ -1,10 +1,11 @@
 /**
  * The trade audit: one structured log line per step (request, response, add, remove, accept, confirm, complete,
- * cancel) and one `trade_audit` row per finished trade. A completed trade's row is written inside the swap's
- * transaction (it exists exactly when the items moved); a cancelled trade's row is written when it ends.
+ * cancel) and one `trade_audit` row per finished trade. A completed trade's row is written by the swap's own
+ * statement (it exists exactly when the items moved); a cancelled trade's row is written when it ends.
  */
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { AuditedOffer } from '../../src/db/entities/trade-audit.ts';
+import type { SqlStatement } from '../../src/db/item-transaction.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { Offer } from '../../src/game/trade.ts';
 
@@ -37,15 +38,21 @@ export function auditedOffer(offer: Offer): AuditedOffer {
   }));
 }
 
-/** Inserts the audit row through `em` (the swap's transaction, or a fresh fork for cancellations). */
-export async function writeTradeAudit(em: SqlEntityManager, record: TradeAuditRecord): Promise<void> {
-  await em.execute(
-    `insert into trade_audit (id, initiator_id, partner_id, status, reason, initiator_items, partner_items, started_at, ended_at)
+/** The audit row's insert, to run inside the swap's own write (a completed trade) or on its own (a cancellation). */
+export function tradeAuditStatement(record: TradeAuditRecord): SqlStatement {
+  return {
+    sql: `insert into trade_audit (id, initiator_id, partner_id, status, reason, initiator_items, partner_items, started_at, ended_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
+    params: [
       record.id, record.initiatorId, record.partnerId, record.status, record.reason,
       JSON.stringify(auditedOffer(record.initiatorItems)), JSON.stringify(auditedOffer(record.partnerItems)),
       record.startedAt, record.endedAt ?? new Date(),
     ],
-  );
+  };
+}
+
+/** Inserts the audit row of a trade that ended without a swap (a fresh fork of the entity manager). */
+export async function writeTradeAudit(em: SqlEntityManager, record: TradeAuditRecord): Promise<void> {
+  const { sql, params } = tradeAuditStatement(record);
+  await em.execute(sql, params);
 }

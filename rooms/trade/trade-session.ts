@@ -16,7 +16,7 @@ import type { Logger } from '../../src/logger.ts';
 import { GameError } from '../game-error.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { WorldApi } from '../world/world-api.ts';
-import { logTradeStep, writeTradeAudit } from './audit.ts';
+import { logTradeStep, tradeAuditStatement, writeTradeAudit } from './audit.ts';
 import {
   addToOffer, mergeReceived, offerValue, reconcileOffer, removeFromOffer, swapOffers,
   type Offer, type OfferRemoval, type SwapResult,
@@ -281,20 +281,20 @@ export class TradeSession {
     const offers = { a: a.offer, b: b.offer };
     let outcome: { value: SwapOutcome; containers: ReadonlyMap<string, Containers> };
     try {
-      outcome = await runItemTransaction(this.world.context().db, ids, async (tx, loaded): Promise<ItemWork<SwapOutcome>> => {
+      outcome = await runItemTransaction(this.world.context().db, ids, async (_tx, loaded): Promise<ItemWork<SwapOutcome>> => {
         const la = loaded.get(a.player.id)!;
         const lb = loaded.get(b.player.id)!;
         const result = swapOffers(la.inventory, offers.a, lb.inventory, offers.b, this.items);
         if (!result.ok) {
           return { value: { ok: false, code: result.code, message: result.message, side: 'side' in result ? result.side : 'a' }, write: new Map() };
         }
-        await writeTradeAudit(tx, {
-          id: this.id, initiatorId: a.player.id, partnerId: b.player.id, status: 'completed', reason: null,
-          initiatorItems: offers.a, partnerItems: offers.b, startedAt: this.startedAt,
-        });
         return {
           value: { ok: true, swap: result.value },
           write: new Map([[a.player.id, { ...la, inventory: result.value.a }], [b.player.id, { ...lb, inventory: result.value.b }]]),
+          alsoWrite: [tradeAuditStatement({
+            id: this.id, initiatorId: a.player.id, partnerId: b.player.id, status: 'completed', reason: null,
+            initiatorItems: offers.a, partnerItems: offers.b, startedAt: this.startedAt,
+          })],
         };
       });
     } catch (error) {

@@ -35,6 +35,17 @@ export interface ItemWork<T> {
   value: T;
   /** New containers for the characters whose items changed (others are left as loaded). */
   write: ContainersById;
+  /**
+   * Further rows this operation writes (an audit record…), sent in the same statement as the container writes, so
+   * they must not touch the characters, inventory or equipment rows of this transaction.
+   */
+  alsoWrite?: readonly SqlStatement[];
+}
+
+/** One data-modifying SQL statement with `?` placeholders. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
 }
 
 /** Thrown by work that refuses: the transaction rolls back and the error reaches the caller unchanged. */
@@ -53,7 +64,7 @@ const MAX_ATTEMPTS = 4;
 
 /** A row of the inventory or equipment table, read together (slot is a slot number or a slot type). */
 interface ContainerRow {
-  container: 'inventory' | 'equipment';
+  container: 'character' | 'inventory' | 'equipment';
   character_id: string;
   slot: string;
   item_id: string;
@@ -97,21 +108,25 @@ export async function loadContainers(
 ): Promise<Map<string, Containers>> {
   const ids = [...new Set(characterIds)].sort();
   const placeholders = ids.map(() => '?').join(', ');
-  const locked = await em.execute<Array<{ id: string }>>(`select id from characters where id in (${placeholders}) order by id${lock ? ' for update' : ''}`, ids);
-  if (locked.length !== ids.length) throw new ItemTransactionRefused('CHARACTER_NOT_FOUND', 'A character of this operation no longer exists');
-  // Inventory and equipment in one round trip.
+  // Locking: one round trip through lock_item_owners (see its migration for why a plain join would read stale rows).
   const rows = await em.execute<ContainerRow[]>(
-    `select 'inventory' as container, character_id, slot::text as slot, item_id, quantity, metadata from inventory where character_id in (${placeholders})
-     union all
-     select 'equipment' as container, character_id, slot_type as slot, item_id, quantity, metadata from equipment where character_id in (${placeholders})`,
-    [...ids, ...ids],
+    lock
+      ? `select * from lock_item_owners(array[${placeholders}]::text[])`
+      : `select 'character' as container, id as character_id, null as slot, null as item_id, null as quantity, null as metadata from characters where id in (${placeholders})
+         union all
+         select 'inventory', character_id, slot::text, item_id, quantity, metadata from inventory where character_id in (${placeholders})
+         union all
+         select 'equipment', character_id, slot_type, item_id, quantity, metadata from equipment where character_id in (${placeholders})`,
+    lock ? ids : [...ids, ...ids, ...ids],
   );
+  const found = rows.filter((row) => row.container === 'character').length;
+  if (found !== ids.length) throw new ItemTransactionRefused('CHARACTER_NOT_FOUND', 'A character of this operation no longer exists');
   const loaded = new Map<string, { inventory: Array<InventoryItem | null>; equipment: Record<EquipmentSlot, InventoryItem | null> }>();
   for (const id of ids) loaded.set(id, { inventory: [...emptyInventory()], equipment: { ...emptyEquipment() } });
   for (const row of rows) {
     const containers = loaded.get(row.character_id)!;
     if (row.container === 'inventory') containers.inventory[Number(row.slot)] = toItem(row);
-    else containers.equipment[row.slot as EquipmentSlot] = toItem(row);
+    else if (row.container === 'equipment') containers.equipment[row.slot as EquipmentSlot] = toItem(row);
   }
   if (!options.bank) return loaded;
   const banks = await loadBanks(em, ids);
@@ -179,14 +194,9 @@ export async function writeBank(tx: SqlEntityManager, characterId: string, befor
   }
 }
 
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
-
 /** The container rows that differ between `before` and `after`, as data-modifying statements. */
-function containerChanges(characterId: string, before: Containers, after: Containers): Statement[] {
-  const statements: Statement[] = [];
+function containerChanges(characterId: string, before: Containers, after: Containers): SqlStatement[] {
+  const statements: SqlStatement[] = [];
   const coinsBefore = countItem(before.inventory, COINS);
   const coinsAfter = countItem(after.inventory, COINS);
   if (coinsBefore !== coinsAfter) statements.push({ sql: 'update characters set coins = ? where id = ?', params: [coinsAfter, characterId] });
@@ -207,7 +217,7 @@ function slotChanges(
   slots: ReadonlyArray<number | string>,
   was: (slot: number | string) => InventoryItem | null,
   now: (slot: number | string) => InventoryItem | null,
-): Statement[] {
+): SqlStatement[] {
   const emptied: Array<number | string> = [];
   const changed: Array<[number | string, InventoryItem]> = [];
   for (const slot of slots) {
@@ -216,7 +226,7 @@ function slotChanges(
     if (after === null) emptied.push(slot);
     else changed.push([slot, after]);
   }
-  const statements: Statement[] = [];
+  const statements: SqlStatement[] = [];
   if (emptied.length > 0) {
     statements.push({
       sql: `delete from ${table} where character_id = ? and ${slotColumn} in (${emptied.map(() => '?').join(', ')})`,
@@ -238,7 +248,7 @@ function slotChanges(
  * statement. They touch disjoint rows (each slot and each character's coins at most once), which is what
  * PostgreSQL requires of sub-statements sharing one snapshot.
  */
-async function runTogether(tx: SqlEntityManager, statements: readonly Statement[]): Promise<void> {
+async function runTogether(tx: SqlEntityManager, statements: readonly SqlStatement[]): Promise<void> {
   if (statements.length === 0) return;
   if (statements.length === 1) {
     await tx.execute(statements[0].sql, statements[0].params);
@@ -248,15 +258,15 @@ async function runTogether(tx: SqlEntityManager, statements: readonly Statement[
   await tx.execute(`with ${ctes}\nselect 1`, statements.flatMap((statement) => statement.params));
 }
 
-/** Writes every character's changes; inventories, equipment and coin mirrors of all of them in one round trip. */
-async function writeAllContainers(tx: SqlEntityManager, changes: ReadonlyArray<{ characterId: string; before: Containers; after: Containers }>): Promise<void> {
+/** Writes every character's changes (inventories, equipment, coin mirrors) and `alsoWrite` in one round trip. */
+async function writeAllContainers(tx: SqlEntityManager, changes: ReadonlyArray<{ characterId: string; before: Containers; after: Containers }>, alsoWrite: readonly SqlStatement[]): Promise<void> {
   for (const { characterId, before, after } of changes) {
     if (after.bank && after.bank !== before.bank) {
       if (!before.bank) throw new Error(`item transaction wrote the bank of ${characterId} without loading it ({ bank: true })`);
       await writeBank(tx, characterId, before.bank, after.bank);
     }
   }
-  await runTogether(tx, changes.flatMap(({ characterId, before, after }) => containerChanges(characterId, before, after)));
+  await runTogether(tx, [...changes.flatMap(({ characterId, before, after }) => containerChanges(characterId, before, after)), ...alsoWrite]);
 }
 
 /**
@@ -274,7 +284,7 @@ export async function runItemTransaction<T>(
     try {
       return await db.em.fork().transactional(async (tx) => {
         const loaded = await loadContainers(tx, characterIds, true, options);
-        const { value, write } = await work(tx, loaded);
+        const { value, write, alsoWrite = [] } = await work(tx, loaded);
         const committed = new Map<string, Containers>(loaded);
         const changes = [...write].map(([id, after]) => {
           const before = loaded.get(id);
@@ -282,7 +292,7 @@ export async function runItemTransaction<T>(
           committed.set(id, before.bank && !after.bank ? { ...after, bank: before.bank } : after);
           return { characterId: id, before, after };
         });
-        await writeAllContainers(tx, changes);
+        await writeAllContainers(tx, changes, alsoWrite);
         return { value, containers: committed };
       });
     } catch (error) {

@@ -5,6 +5,7 @@ import { Migration20261122061000Agents } from './Migration20261122061000Agents.t
 import { Migration20261122063000Economy } from './Migration20261122063000Economy.ts';
 import { Migration20261123090000PrayerPoints } from './Migration20261123090000PrayerPoints.ts';
 import { Migration20261123100000Quests } from './Migration20261123100000Quests.ts';
+import { Migration20261124090000LockItemOwners } from './Migration20261124090000LockItemOwners.ts';
 
 /** Every migration in order. New ones are created with `npm run migration:create` and listed here. */
 export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> = [
@@ -13,4 +14,5 @@ export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> 
   { name: 'Migration20261122063000Economy', class: Migration20261122063000Economy },
   { name: 'Migration20261123090000PrayerPoints', class: Migration20261123090000PrayerPoints },
   { name: 'Migration20261123100000Quests', class: Migration20261123100000Quests },
+  { name: 'Migration20261124090000LockItemOwners', class: Migration20261124090000LockItemOwners },
 ];
