@@ -102,12 +102,13 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
       const offer = session.offerView(side);
       view.accepted = offer.accepted;
       view.value = offer.value;
-      view.items.clear();
-      for (const entry of offer.items) {
-        const item = new TradeItemState();
+      // In place: schema setters ignore unchanged values, so a patch carries only what changed.
+      offer.items.forEach((entry, i) => {
+        const item = view.items.at(i) ?? new TradeItemState();
         Object.assign(item, entry);
-        view.items.push(item);
-      }
+        if (i >= view.items.length) view.items.push(item);
+      });
+      while (view.items.length > offer.items.length) view.items.pop();
     }
   }
 

@@ -1,7 +1,7 @@
 /**
  * A /ws JSON connection's membership in one Colyseus room, shaped as a Colyseus `Client` so rooms treat SDK and
  * JSON players alike. Room messages (`client.send`) become JSON text frames; the binary protocol the room writes
- * (handshake, state patches) is not for this client and is dropped, except the join handshake, acknowledged here.
+ * (state patches) is not for this client and is dropped; its joins skip the schema handshake and the full state.
  */
 import { EventEmitter } from 'node:events';
 import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
@@ -28,7 +28,8 @@ export class JsonClient implements Client, ClientPrivate {
   userData: unknown;
   auth: unknown;
   readyState = 1;
-  _enqueuedMessages: unknown[] = [];
+  /** Colyseus' marker of a client not yet joined (unset once joined). */
+  _enqueuedMessages: unknown[] | undefined = [];
   _joinedAt = 0;
 
   constructor(sessionId: string, channel: JsonChannel) {
@@ -46,8 +47,10 @@ export class JsonClient implements Client, ClientPrivate {
 
   raw(data: Uint8Array | Buffer): void {
     if (data[0] === Protocol.JOIN_ROOM && this.state === ClientState.JOINING) {
-      // Acknowledge the join the way the SDK does, so the room marks this client JOINED.
-      queueMicrotask(() => this.ref.emit('message', Buffer.from([Protocol.JOIN_ROOM])));
+      // The join is complete. An SDK client would acknowledge it and get the encoded full state in return; this
+      // client reads JSON events only, so it is marked joined here (what the room does on that acknowledgement).
+      this.state = ClientState.JOINED;
+      this._enqueuedMessages = undefined;
     }
   }
 

@@ -43,6 +43,9 @@ export interface VerifiedIdentity {
  */
 export const VERIFIED_IDENTITY = Symbol('verifiedIdentity');
 
+/** A JSON client never decodes the room's schema: Colyseus need not build (or send) its reflection handshake. */
+const JSON_JOIN = { skipHandshake: true } as const;
+
 /** A refusal carrying a stable code, from authentication or from the matchmaker/room. */
 export interface CodedError {
   code: string;
@@ -195,7 +198,7 @@ export class JsonConnection implements JsonChannel {
     const client = new JsonClient(reservation.sessionId, this);
     this.trade = { room, client };
     try {
-      await connectClientToRoom(room as never, client, this.authContext(), {});
+      await connectClientToRoom(room as never, client, this.authContext(), JSON_JOIN);
     } catch (error) {
       if (this.trade?.client === client) this.trade = undefined;
       throw error;
@@ -289,7 +292,7 @@ export class JsonConnection implements JsonChannel {
     const reservation = await matchMaker.join('world', options, this.authContext());
     const room = matchMaker.getLocalRoomById(reservation.roomId) as unknown as RoutableRoom;
     const client = new JsonClient(reservation.sessionId, this);
-    await connectClientToRoom(room as never, client, this.authContext(), {});
+    await connectClientToRoom(room as never, client, this.authContext(), JSON_JOIN);
     return { room, client };
   }
 
@@ -302,7 +305,7 @@ export class JsonConnection implements JsonChannel {
       throw Object.assign(new Error('That session belongs to another account'), { code: 'FORBIDDEN' });
     }
     const client = new JsonClient(reservation.sessionId, this);
-    await connectClientToRoom(room as never, client, this.authContext(), { reconnectionToken: secret });
+    await connectClientToRoom(room as never, client, this.authContext(), { ...JSON_JOIN, reconnectionToken: secret });
     return { room, client };
   }
 
