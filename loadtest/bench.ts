@@ -30,6 +30,10 @@ interface TradeFigures {
   tradesPerSecond: number;
   pgbenchTps: number;
   ratio: number;
+  cpuMsPerTrade?: { server: number; loadGenerator: number; postgres: number; machine: number };
+  busyCores?: { trades: number; pgbench: number };
+  cores?: number;
+  pgbenchMachineCpuMsPerTx?: number;
   [key: string]: unknown;
 }
 
@@ -96,6 +100,21 @@ process.exit(0);
 
 function verdict(ok: boolean): string {
   return ok ? 'met' : '**missed**';
+}
+
+/** The trade target as a CPU budget: what a trade may cost on this machine against what its parts cost. */
+function tradeLimit(t: TradeFigures | undefined): string {
+  const c = t?.cpuMsPerTrade;
+  if (!t || !c || t.pgbenchMachineCpuMsPerTx === undefined) return '- **Trades vs pgbench:** not measured in this run.';
+  const budget = round(2 * t.pgbenchMachineCpuMsPerTx, 2);
+  const withoutServer = round(c.loadGenerator + c.postgres, 2);
+  return '- **Trades vs pgbench:** both runs share one machine of ' + `${t.cores} cores with the load generator and PostgreSQL. ` +
+    `At the machine CPU pgbench spends per transaction (${t.pgbenchMachineCpuMsPerTx} ms), a ratio of 0.5 leaves a whole trade ` +
+    `${budget} ms of machine CPU; the load generator and PostgreSQL alone use ${withoutServer} ms per trade, and the server ` +
+    `${c.server} ms. A trade is the full protocol (8 frames in, 17 out over /ws, a TradeRoom created, joined by both ` +
+    'sockets and disposed) and one swap of 4 round trips (begin, lock_item_owners, one write statement with the audit ' +
+    'row, commit); in a profile, socket writes to PostgreSQL and to the /ws clients are about a quarter of the server\'s ' +
+    'CPU. Trades are pinned to the world\'s process (docs/scaling.md), so scale-out does not raise this figure.';
 }
 
 function renderMarkdown(): string {
@@ -169,6 +188,16 @@ function renderMarkdown(): string {
     else {
       const t = results.trades as TradeFigures;
       lines.push(`- completed trades/s over /ws: ${t.tradesPerSecond}`, `- pgbench TPC-B tps on the same PostgreSQL: ${t.pgbenchTps}`, `- ratio: ${t.ratio} (target ≥ 0.5: ${verdict(t.ratio >= 0.5)})`, '');
+      if (t.cpuMsPerTrade && t.busyCores && t.pgbenchMachineCpuMsPerTx !== undefined) {
+        const c = t.cpuMsPerTrade;
+        lines.push(
+          '| CPU per unit of work (ms) | server | load generator | PostgreSQL | whole machine | busy cores |',
+          '|---|---|---|---|---|---|',
+          `| one trade | ${c.server} | ${c.loadGenerator} | ${c.postgres} | ${c.machine} | ${t.busyCores.trades} of ${t.cores} |`,
+          `| one pgbench transaction | – | – | – | ${t.pgbenchMachineCpuMsPerTx} | ${t.busyCores.pgbench} of ${t.cores} |`,
+          '',
+        );
+      }
     }
   }
   lines.push(
@@ -182,10 +211,7 @@ function renderMarkdown(): string {
       'answering between slices; what remains of the lag p99 is socket writes (one `writev` per message, about a ' +
       'fifth of server CPU in a profile) and garbage collection of the per-tick frames. /health and /status wait ' +
       'behind the same slices.',
-    '- **Trades vs pgbench:** the server process is at one full core (see server CPU): a trade is about ten ' +
-      '/ws messages, a TradeRoom created and disposed, and one transaction; the database is not the bottleneck ' +
-      `(pgbench on the same PostgreSQL is ${tradeFigures ? round(tradeFigures.pgbenchTps / tradeFigures.tradesPerSecond, 1) : '?'}× faster). ` +
-      'Trades are pinned to the world\'s process (docs/scaling.md), so scale-out does not raise this figure.',
+    tradeLimit(tradeFigures),
     ...(results.rest?.some((r) => r.ratio < 0.7) ? [
       '- **REST routes:** GET /api/v1/player is answered from a per-account cache (no query; docs/api.md) and ' +
         'tokens are verified once per token, so what separates a game route from the bare one is the stack every ' +

@@ -12,6 +12,7 @@
  * (one transaction locking both characters, re-validating, writing the inventories and the audit row).
  */
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,7 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { loadBundledWorld } from './lib/game-data.ts';
 import { psql } from './lib/postgres.ts';
-import { CpuMeter } from './lib/process-monitor.ts';
+import { CpuMeter, MachineCpuMeter, NamedProcessesCpuMeter } from './lib/process-monitor.ts';
 import { freePort, startServerProcess } from './lib/server-process.ts';
 import { Samples, round } from './lib/stats.ts';
 import { seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
@@ -49,7 +50,7 @@ async function ensureDatabase(url: URL): Promise<void> {
   if (exists !== '1') await psql(admin, `create database "${name}"`);
 }
 
-async function pgbench(url: URL): Promise<{ tps: number; scratch: string }> {
+async function pgbench(url: URL): Promise<{ tps: number; machineCpuMsPerTx: number; busyCores: number }> {
   const scratch = `${databaseName(url)}_pgbench`;
   const admin = withDatabase(url, 'postgres');
   await psql(admin, `drop database if exists "${scratch}"`);
@@ -57,10 +58,14 @@ async function pgbench(url: URL): Promise<{ tps: number; scratch: string }> {
   try {
     const target = withDatabase(url, scratch);
     await run('pgbench', ['-i', '-s', '1', '-q', target], { timeout: 120_000 });
+    const machine = new MachineCpuMeter();
+    machine.start();
     const { stdout } = await run('pgbench', ['-c', String(PGBENCH_CLIENTS), '-j', String(Math.min(PGBENCH_CLIENTS, 2)), '-T', String(PGBENCH_SECONDS), target], { timeout: (PGBENCH_SECONDS + 60) * 1000 });
     const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout) ?? /tps = ([\d.]+)/.exec(stdout);
     if (!match) throw new Error(`could not read pgbench's tps:\n${stdout}`);
-    return { tps: Number(match[1]), scratch };
+    const busy = machine.stop();
+    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? NaN);
+    return { tps: Number(match[1]), machineCpuMsPerTx: (busy.coreSeconds * 1000) / transactions, busyCores: busy.cores };
   } finally {
     await psql(admin, `drop database if exists "${scratch}"`).catch(() => undefined);
   }
@@ -85,7 +90,14 @@ export interface TradeBenchFigures {
   swapP50Ms: number;
   swapP99Ms: number;
   serverCpuCores: number;
+  /** CPU milliseconds per completed trade: the server, this load generator, PostgreSQL, the whole machine. */
+  cpuMsPerTrade: { server: number; loadGenerator: number; postgres: number; machine: number };
+  /** Average busy cores of the machine during the trades and during pgbench (of `cores`). */
+  busyCores: { trades: number; pgbench: number };
+  cores: number;
   pgbenchTps: number;
+  /** Whole-machine CPU milliseconds per pgbench transaction. */
+  pgbenchMachineCpuMsPerTx: number;
   ratio: number;
 }
 
@@ -110,14 +122,22 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   let failed = 0;
   const swapLatency = new Samples();
   const cpu = new CpuMeter(server.child.pid!);
+  const postgresCpu = new NamedProcessesCpuMeter('postgres');
+  const machineCpu = new MachineCpuMeter();
   let elapsed = 0;
   let serverCpu = NaN;
+  let ownCpu = process.cpuUsage();
+  let postgresSeconds = NaN;
+  let machine = { coreSeconds: NaN, cores: NaN };
   try {
     const connected = await Promise.all(pairs.map(async (pair) => [await enterWorld(server.wsUrl, pair.a), await enterWorld(server.wsUrl, pair.b)] as const));
     for (const [a, b] of connected) sockets.push(a, b);
     // Warm-up: one trade per pair.
     await Promise.all(connected.map(([a, b], i) => trade(a, b, pairs[i].a.characterId, pairs[i].b.characterId)));
     cpu.start();
+    postgresCpu.start();
+    machineCpu.start();
+    ownCpu = process.cpuUsage();
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
     await Promise.all(connected.map(async ([a, b], i) => {
@@ -134,13 +154,23 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
     }));
     elapsed = (performance.now() - started) / 1000;
     serverCpu = cpu.stop();
+    postgresSeconds = postgresCpu.stop();
+    machine = machineCpu.stop();
+    ownCpu = process.cpuUsage(ownCpu);
   } finally {
     for (const socket of sockets) socket.close();
     await server.stop();
   }
   const tradesPerSecond = completed / elapsed;
-  const { tps } = await pgbench(url);
+  const bench = await pgbench(url);
+  const tps = bench.tps;
   const ratio = tradesPerSecond / tps;
+  const perTrade = (coreSeconds: number) => round((coreSeconds * 1000) / completed, 2);
+  const cpuMsPerTrade = {
+    server: perTrade(serverCpu * elapsed), loadGenerator: perTrade((ownCpu.user + ownCpu.system) / 1e6),
+    postgres: perTrade(postgresSeconds), machine: perTrade(machine.coreSeconds),
+  };
+  const cores = availableParallelism();
   console.log('');
   console.log('Trade benchmark (full /ws protocol, swap on PostgreSQL)');
   console.log(`  pairs trading concurrently       ${PAIRS}`);
@@ -148,13 +178,17 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   console.log(`  completed trades                 ${completed} (${failed} failed)`);
   console.log(`  completed trades per second      ${round(tradesPerSecond, 1)}`);
   console.log(`  swap latency p50 / p95 / p99     ${round(swapLatency.p(50), 1)} / ${round(swapLatency.p(95), 1)} / ${round(swapLatency.p(99), 1)} ms (last accept → tradeCompleted)`);
-  if (Number.isFinite(serverCpu)) console.log(`  server CPU                       ${round(serverCpu * 100, 0)}% of one core, ${round(serverCpu * 1000 / tradesPerSecond, 2)} ms per trade`);
+  console.log(`  server CPU                       ${round(serverCpu * 100, 0)}% of one core`);
+  console.log(`  CPU per trade                    server ${cpuMsPerTrade.server} ms · load generator ${cpuMsPerTrade.loadGenerator} ms · PostgreSQL ${cpuMsPerTrade.postgres} ms`);
+  console.log(`                                   whole machine ${cpuMsPerTrade.machine} ms (${round(machine.cores, 2)} of ${cores} cores busy)`);
   console.log(`  pgbench TPC-B (-s 1 -c ${PGBENCH_CLIENTS} -T ${PGBENCH_SECONDS})      ${round(tps, 1)} tps`);
+  console.log(`  CPU per pgbench transaction      whole machine ${round(bench.machineCpuMsPerTx, 2)} ms (${round(bench.busyCores, 2)} of ${cores} cores busy)`);
   console.log(`  ratio trades/s ÷ pgbench tps     ${round(ratio * 100, 1)}% (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
   return {
     pairs: PAIRS, seconds: round(elapsed, 1), completed, failed, tradesPerSecond: round(tradesPerSecond, 1),
     swapP50Ms: round(swapLatency.p(50), 1), swapP99Ms: round(swapLatency.p(99), 1), serverCpuCores: round(serverCpu, 3),
-    pgbenchTps: round(tps, 1), ratio: round(ratio, 3),
+    cpuMsPerTrade, busyCores: { trades: round(machine.cores, 2), pgbench: round(bench.busyCores, 2) }, cores,
+    pgbenchTps: round(tps, 1), pgbenchMachineCpuMsPerTx: round(bench.machineCpuMsPerTx, 2), ratio: round(ratio, 3),
   };
 }
 

@@ -36,3 +36,64 @@ export class CpuMeter {
     return (cpuSeconds(this.pid) - this.startCpu) / ((performance.now() - this.startWall) / 1000);
   }
 }
+
+/** CPU seconds of every process whose command name is `name` (e.g. all PostgreSQL backends), by pid. */
+function cpuSecondsByName(name: string): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) byPid.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return byPid;
+}
+
+/**
+ * CPU used by all processes of one name between two moments, in core-seconds. A process that exits inside the
+ * window is not counted, so measure over a window where they live on (a server's connection pool).
+ */
+export class NamedProcessesCpuMeter {
+  private readonly name: string;
+  private before = new Map<number, number>();
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  start(): void {
+    this.before = cpuSecondsByName(this.name);
+  }
+
+  stop(): number {
+    let used = 0;
+    for (const [pid, seconds] of cpuSecondsByName(this.name)) used += seconds - (this.before.get(pid) ?? 0);
+    return used;
+  }
+}
+
+/** Busy CPU time of the whole machine (every core, every process, the kernel), in core-seconds, from /proc/stat. */
+function machineBusySeconds(): number {
+  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+  const [user, nice, system, /* idle */, /* iowait */, irq, softirq, steal] = fields.map(Number);
+  return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_SECOND;
+}
+
+export class MachineCpuMeter {
+  private startBusy = 0;
+  private startWall = 0;
+
+  start(): void {
+    this.startBusy = machineBusySeconds();
+    this.startWall = performance.now();
+  }
+
+  /** Busy core-seconds since start() and the average number of busy cores. */
+  stop(): { coreSeconds: number; cores: number } {
+    const coreSeconds = machineBusySeconds() - this.startBusy;
+    return { coreSeconds, cores: coreSeconds / ((performance.now() - this.startWall) / 1000) };
+  }
+}
