@@ -272,8 +272,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     if (entity.kind === 'groundItem') this.state.groundItems.set(entity.id, entity.state as never);
     else if (entity.kind === 'gravestone') this.state.gravestones.set(entity.id, entity.state as never);
     else if (entity.kind === 'npc') this.state.npcs.set(entity.id, entity.state as never);
-    // Fires live only in the area of interest (JSON clients see them in world:update), not in WorldState.
-    else if (entity.kind !== 'fire') throw new Error(`addEntity does not place ${entity.kind} entities`);
+    else if (entity.kind === 'fire') this.state.fires.set(entity.id, entity.state as never);
+    else throw new Error(`addEntity does not place ${entity.kind} entities`);
     this.grid.insert(entity);
     this.dirty.add(entity);
   }
@@ -282,6 +282,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     if (entity.kind === 'groundItem') this.state.groundItems.delete(entity.id);
     else if (entity.kind === 'gravestone') this.state.gravestones.delete(entity.id);
     else if (entity.kind === 'npc') this.state.npcs.delete(entity.id);
+    else if (entity.kind === 'fire') this.state.fires.delete(entity.id);
     this.grid.remove(entity);
     this.dirty.delete(entity);
   }

@@ -60,6 +60,15 @@ export const GravestoneState = schema({
 }, 'GravestoneState');
 export type GravestoneState = SchemaType<typeof GravestoneState>;
 
+/** A lit fire (a cooking spot) until it burns out into its remains at expiresAt (ms). */
+export const FireState = schema({
+  id: t.string(),
+  x: t.int32(),
+  z: t.int32(),
+  expiresAt: t.float64(),
+}, 'FireState');
+export type FireState = SchemaType<typeof FireState>;
+
 export const WorldState = schema({
   tick: t.uint32(),
   players: t.map(PlayerState).view(),
@@ -67,5 +76,6 @@ export const WorldState = schema({
   resources: t.map(ResourceNodeState).view(),
   groundItems: t.map(GroundItemState).view(),
   gravestones: t.map(GravestoneState).view(),
+  fires: t.map(FireState).view(),
 }, 'WorldState');
 export type WorldState = SchemaType<typeof WorldState>;

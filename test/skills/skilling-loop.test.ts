@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { request, rowsOf, seededPlayer, stack, until } from '../economy/support.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { visibleEntities } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, sdkPlayer, visibleEntities } from '../helpers/players.ts';
 
 /** The first tree of spawns.json stands at (70, 100); its entity id is res-0. */
 const TREE = 'res-0';
@@ -69,6 +69,24 @@ describe('skills: chop logs → light a fire → cook fish → eat, over a real 
     // XP is written in small batches (every 10 ticks) while online.
     await until(async () => (await xpRow(characterId)).cooking_xp === 30);
     assert.deepEqual(await xpRow(characterId), { woodcutting_xp: 25, woodcutting_level: 1, firemaking_xp: 40, cooking_xp: 30, cooking_level: 1, combat_level: 3 });
+    client.close();
+  });
+
+  it('an SDK player near a fire holds it in its state (fires map, area of interest)', async () => {
+    roll = 0;
+    const spot = { x: 80, z: 104 };
+    const observer = await anonymousAccount(server);
+    const room = await sdkPlayer(server, observer, (await createCharacterRow(server, observer.accountId, { x: spot.x + 2, z: spot.z })).id);
+    room.onMessage('*', () => {});
+    const { client } = await seededPlayer(server, spot, { inventory: [stack('tinderbox'), stack('logs')] });
+    const lit = await request(client, 'player:action', { action: 'process', recipeId: 'burn_logs' }, 'fire:lit');
+    assert.ok(lit.ok);
+    const fireId = lit.event.data.fireId as string;
+    await until(async () => room.state.fires?.get(fireId) !== undefined);
+    const fire = room.state.fires.get(fireId)!;
+    assert.deepEqual({ x: fire.x, z: fire.z, id: fire.id }, { ...spot, id: fireId });
+    assert.ok(fire.expiresAt > Date.now(), 'it carries when it burns out');
+    await room.leave();
     client.close();
   });
 

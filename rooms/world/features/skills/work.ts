@@ -13,6 +13,7 @@ import type { Recipe } from '../../../../src/manifests/schemas/skilling.ts';
 import type { ItemAmount } from '../../../../src/game/items.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
+import { FireState } from '../../../../schema/world-state.ts';
 import { GameError } from '../../../game-error.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { TrackedEntity } from '../../interest.ts';
@@ -31,12 +32,13 @@ export class FireEntity implements TrackedEntity {
   readonly kind = 'fire' as const;
   readonly id: string;
   readonly fire: Fire;
-  readonly state: object;
+  readonly state: FireState;
 
   constructor(id: string, fire: Fire) {
     this.id = id;
     this.fire = fire;
-    this.state = { id, x: fire.x, z: fire.z, expiresAt: fire.expiresAt };
+    this.state = new FireState();
+    Object.assign(this.state, { id, x: fire.x, z: fire.z, expiresAt: fire.expiresAt });
   }
 
   get x(): number {
