@@ -189,7 +189,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.state.players.delete(player.id);
     this.grid.remove(player);
     this.dirty.delete(player);
-    const reason: LeaveReason = code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected';
+    const reason: LeaveReason = player.removedFor
+      ?? (code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected');
     const context = gameContext();
     await trackWrite(context, (async () => {
       try {

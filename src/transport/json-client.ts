@@ -63,6 +63,10 @@ export class JsonClient implements Client, ClientPrivate {
   }
 
   leave(code?: number): void {
+    this.readyState = 3;
+    // As an SDK socket's close would: a room calling leave() directly runs its leave logic on this event (a room
+    // letting the client go itself has run it already and dropped the listener).
+    this.ref.emit('close', code);
     this.channel.membershipEnded(this, code);
   }
 

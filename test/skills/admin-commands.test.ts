@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lastSync, request, rowsOf, seededPlayer } from '../economy/support.ts';
+import { lastSync, request, rowsOf, seededPlayer, until, worldRoomOf } from '../economy/support.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { visibleEntities } from '../helpers/players.ts';
 
@@ -54,6 +54,12 @@ describe('admin commands over a real socket @db', function () {
     const kicked = await say(admin.client, `/kick ${lastSync(other.client).name}`);
     assert.ok(kicked.ok);
     await other.client.waitFor('player:kicked');
+    await until(async () => {
+      const [session] = await server.context.db.em.fork().execute<Array<{ reason: string | null }>>(
+        'select reason from player_sessions where character_id = ? order by started_at desc limit 1', [other.characterId]);
+      return session?.reason === 'kicked';
+    });
+    assert.equal(worldRoomOf(admin.client).player(other.characterId), undefined, 'the kicked player is out of the world at once');
     admin.client.close();
     other.client.close();
   });

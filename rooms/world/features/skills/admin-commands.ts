@@ -4,6 +4,7 @@
  * the admin, the command and its outcome); without elevation they are refused with NOT_ADMIN. Registered only
  * when ADMIN_CODE is configured (otherwise, like every unknown command, UNKNOWN_COMMAND).
  */
+import { CloseCode } from '@colyseus/core';
 import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
 import { addItems } from '../../../../src/game/inventory.ts';
 import { MAX_STACK } from '../../../../src/game/quantity.ts';
@@ -87,7 +88,8 @@ export function installAdminCommands(world: WorldApi): void {
       const target = [...world.players()].find((p) => p.name.toLowerCase() === name);
       if (!target) throw new GameError('PLAYER_OFFLINE', 'No such player online');
       target.client.send('player:kicked', { reason: 'kicked by an admin' });
-      target.client.leave();
+      target.removedFor = 'kicked';
+      target.client.leave(CloseCode.CONSENTED); // a leave with no seat kept for reconnection
       return { characterId: target.id, name: target.name };
     }));
 
