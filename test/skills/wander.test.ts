@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
+import { moveNpc, setWanderRng } from '../../rooms/world/features/skills/wander.ts';
+import { NpcEntity } from '../../rooms/world/world-entities.ts';
 import { WANDER_CHANCE } from '../../src/game/wander.ts';
 import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
-import { until } from '../economy/support.ts';
+import { request, until, worldRoomOf } from '../economy/support.ts';
+import { visibleEntities } from '../helpers/players.ts';
 import { bundledData } from '../game/support/bundled-data.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { playerWith, sequence } from './support.ts';
@@ -56,6 +58,36 @@ describe('NPC wandering over a real socket', function () {
         assert.ok(Math.max(Math.abs(path[i].x - path[i - 1].x), Math.abs(path[i].z - path[i - 1].z)) <= 1, `npc-${index} jumped`);
       }
     }
+    client.close();
+  });
+
+  it('an NPC stands still while a player talks to it, and wanders again once the dialogue closes', async () => {
+    const data = await bundledData();
+    const spawn = data.spawns.npcs[3]; // warden_hale: talks (hale_advice) and wanders (radius 3)
+    const { client } = await playerWith(server, { x: spawn.x, z: spawn.z + 2 }, {});
+    setWanderRng(() => 0.99); // nobody wanders while the NPC is put back on its spawn tile
+    const world = worldRoomOf(client);
+    let hale: NpcEntity | undefined;
+    world.grid.forEachNear(spawn.x, spawn.z, spawn.wanderRadius + 1, (entity) => {
+      if (entity instanceof NpcEntity && entity.id === 'npc-3') hale = entity;
+    });
+    assert.ok(hale, 'warden_hale is in the world');
+    moveNpc(world, hale, { x: spawn.x, z: spawn.z });
+    const talk = await request(client, 'npc:talk', { npcId: 'npc-3' }, 'dialogue:open');
+    assert.ok(talk.ok, 'the dialogue opens');
+
+    setWanderRng(sequence(7, WANDER_CHANCE)); // from now on every idle wanderer steps on every tick
+    const ticksAt = world.state.tick;
+    await until(async () => world.state.tick >= ticksAt + 6, 10_000);
+    assert.deepEqual({ x: hale.x, z: hale.z }, { x: spawn.x, z: spawn.z }, 'six ticks later the NPC has not moved');
+    assert.ok(!client.events.some((e) => e.type === 'dialogue:closed'), 'the dialogue is still open');
+
+    await request(client, 'dialogue:close', {}, 'dialogue:closed');
+    await until(async () => hale!.x !== spawn.x || hale!.z !== spawn.z, 10_000);
+    await until(async () => {
+      const seen = visibleEntities(client).get('npc:npc-3');
+      return seen !== undefined && (seen.x !== spawn.x || seen.z !== spawn.z);
+    });
     client.close();
   });
 });

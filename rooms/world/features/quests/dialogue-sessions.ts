@@ -164,6 +164,11 @@ export function forgetDialogue(world: WorldApi, player: OnlinePlayer): void {
   openDialogues(world).delete(player.id);
 }
 
+/** The NPCs someone is talking to (entity ids): they stand still meanwhile. */
+export function npcsInDialogue(world: WorldApi): Iterable<string> {
+  return [...openDialogues(world).values()].map((open) => open.npc.id);
+}
+
 /** On the tick: dialogues whose player walked away, whose NPC is gone or whose interface a trade took end. */
 export function checkOpenDialogues(world: WorldApi): void {
   for (const [characterId, open] of openDialogues(world)) {

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { WorldFeature } from '../../world-api.ts';
-import { checkOpenDialogues, choose, closeDialogue, continueOn, forgetDialogue, talkTo } from './dialogue-sessions.ts';
+import { holdNpcs } from '../skills/wander.ts';
+import { checkOpenDialogues, choose, closeDialogue, continueOn, forgetDialogue, npcsInDialogue, talkTo } from './dialogue-sessions.ts';
 import { checkHeldObjectives, forgetQuestBook, loadQuestBook, questBookOf, questState } from './quest-book.ts';
 
 export const TalkRequest = z.object({ npcId: z.string().min(1).max(80) }).strict();
@@ -26,6 +27,7 @@ export const quests: WorldFeature = {
       forgetQuestBook(player);
     });
     world.onPlayerDied((player) => closeDialogue(world, player, 'DIED'));
+    holdNpcs(world, () => npcsInDialogue(world));
 
     // One player's dialogue events and quest changes run in order (a double click cannot skip a step).
     world.handle('npc:talk', TalkRequest, (player, { npcId }) => questBookOf(player).serially(() => talkTo(world, player, npcId)));

@@ -1,7 +1,8 @@
 /**
  * NPC wandering: idle NPCs whose spawn has a `wanderRadius` (spawns.json) take a random step now and then
  * (src/game/wander.ts) on walkable tiles within that radius of the spawn. Fighting NPCs, NPCs hit lately and dead
- * ones stay out of it (combat walks them back first). Positions reach clients like every NPC move: the NPC's
+ * ones stay out of it (combat walks them back first), and so do NPCs another feature holds (`holdNpcs`: an NPC
+ * stands still while a player talks to it). Positions reach clients like every NPC move: the NPC's
  * state (SDK) and `world:update` (JSON). The randomness is its own, injectable for tests (`setWanderRng`).
  */
 import { wanderStep } from '../../../../src/game/wander.ts';
@@ -43,6 +44,12 @@ export function moveNpc(world: WorldApi, entity: NpcEntity, tile: Tile): void {
 }
 
 const wanderers = new WeakMap<WorldApi, Wanderer[]>();
+const holders = new WeakMap<WorldApi, Array<() => Iterable<string>>>();
+
+/** Lets another feature keep NPCs where they are: `held()` names them (entity ids) on each tick. */
+export function holdNpcs(world: WorldApi, held: () => Iterable<string>): void {
+  holders.set(world, [...(holders.get(world) ?? []), held]);
+}
 
 /** The world's spawned NPCs with a wander radius, found once through the spatial grid. */
 function wanderersOf(world: WorldApi): Wanderer[] {
@@ -62,8 +69,9 @@ function wanderersOf(world: WorldApi): Wanderer[] {
 
 /** One tick of wandering; `busy(id)` says which NPCs are fighting (or dead) and must not wander. */
 export function wanderTick(world: WorldApi, busy: (npcEntityId: string) => boolean): void {
+  const held = new Set((holders.get(world) ?? []).flatMap((names) => [...names()]));
   for (const { entity, spawn, radius } of wanderersOf(world)) {
-    if (busy(entity.id)) continue;
+    if (busy(entity.id) || held.has(entity.id)) continue;
     const step = wanderStep(world.blocked, { x: entity.x, z: entity.z }, spawn, radius, rng);
     if (step) moveNpc(world, entity, step);
   }
