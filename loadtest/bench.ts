@@ -46,19 +46,25 @@ function scaleOutSection(): string {
   return start >= 0 && end > start ? `\n${text.slice(start, end + '<!-- scale-out:end -->'.length)}\n` : '';
 }
 
+const earlier = (values.only !== undefined ? previousResults() : {}) as { machine?: Machine; measured?: Partial<Record<string, Machine>> };
+type Machine = { cpus: number; cpuModel?: string; memoryGb: number; node: string; date: string };
+const PARTS = ['walkers', 'rest', 'coldStart', 'trades'] as const;
+
 const results: {
-  machine: Record<string, unknown>;
+  machine: Machine;
+  /** Where and when each part was last measured (`--only` refreshes one part on what may be another machine). */
+  measured?: Partial<Record<(typeof PARTS)[number], Machine>>;
   walkers?: WalkerRunResult[];
   rest?: RestComparison[];
   coldStart?: { freshMs: number; existingMs: number[] };
   trades?: TradeFigures | { skipped: string };
 } = {
   // `--only` refreshes one part and keeps the others from the last run's docs/benchmarks.json.
-  ...(values.only !== undefined ? previousResults() : {}),
+  ...earlier,
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: round(os.totalmem() / 2 ** 30, 1), node: process.version, date: new Date().toISOString() },
 };
 
-function previousResults(): object {
+function previousResults(): unknown {
   const file = path.join(ROOT, 'docs/benchmarks.json');
   return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) as object : {};
 }
@@ -93,6 +99,9 @@ if (wants('trades')) {
   }
 }
 
+results.measured = Object.fromEntries(PARTS.filter((part) => results[part] !== undefined).map((part) => [
+  part, wants(part === 'coldStart' ? 'coldstart' : part) ? results.machine : earlier.measured?.[part] ?? earlier.machine ?? results.machine,
+]));
 fs.writeFileSync(path.join(ROOT, 'docs/benchmarks.json'), JSON.stringify(results, null, 2) + '\n');
 fs.writeFileSync(path.join(ROOT, 'docs/BENCHMARKS.md'), renderMarkdown() + scaleOutSection());
 log('wrote docs/BENCHMARKS.md and docs/benchmarks.json');
@@ -117,6 +126,17 @@ function tradeLimit(t: TradeFigures | undefined): string {
     'CPU. Trades are pinned to the world\'s process (docs/scaling.md), so scale-out does not raise this figure.';
 }
 
+/** Parts kept from an earlier run (`--only`), grouped by the machine and date they were measured on. */
+function earlierParts(): string[] {
+  const byRun = new Map<string, string[]>();
+  for (const [part, machine] of Object.entries(results.measured ?? {})) {
+    if (!machine || machine.date === results.machine.date) continue;
+    const run = `${machine.date}: ${machine.cpus} cores (${machine.cpuModel}), Node ${machine.node}`;
+    byRun.set(run, [...(byRun.get(run) ?? []), part]);
+  }
+  return [...byRun].flatMap(([run, parts]) => [`Kept from an earlier run on ${run}: ${parts.join(', ')}.`, '']);
+}
+
 function renderMarkdown(): string {
   const tradeFigures = results.trades && !('skipped' in results.trades) ? results.trades as TradeFigures : undefined;
   const lines = [
@@ -127,6 +147,7 @@ function renderMarkdown(): string {
       'process; CPU and memory are the server process\'s own (from /proc). The machine is shared, so every figure stands ' +
       'beside a baseline measured in the same run.',
     '',
+    ...earlierParts(),
   ];
   if (results.walkers) {
     const byLabel = new Map(results.walkers.map((r) => [`${r.server}/${r.kind}`, r]));
