@@ -62,7 +62,7 @@ export class ItemTransactionRefused extends Error {
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 const MAX_ATTEMPTS = 4;
 
-/** A row of the inventory or equipment table, read together (slot is a slot number or a slot type). */
+/** One row of a containers read: a `character` marker per character found, then its inventory and equipment rows. */
 interface ContainerRow {
   container: 'character' | 'inventory' | 'equipment';
   character_id: string;
