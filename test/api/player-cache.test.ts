@@ -134,7 +134,7 @@ describe('PlayerCache', () => {
   const nobodyInWorld = () => false;
 
   it('does not store a read that was in flight while the account changed', async () => {
-    const cache = new PlayerCache({ enabled: true });
+    const cache = new PlayerCache();
     let release!: () => void;
     const pending = cache.read('a1', () => new Promise((resolve) => { release = () => resolve(snapshot('old')); }), nobodyInWorld);
     cache.accountChanged('a1');
@@ -146,7 +146,7 @@ describe('PlayerCache', () => {
 
   it('reloads when a character entered or left the world, after the maximum age and after a temporary account expires', async () => {
     let now = 1_000_000;
-    const cache = new PlayerCache({ enabled: true, maxAgeMs: 1_000, now: () => now });
+    const cache = new PlayerCache({ maxAgeMs: 1_000, now: () => now });
     const inWorld = new Set<string>();
     const present = (id: string) => inWorld.has(id);
     let loads = 0;
@@ -162,16 +162,9 @@ describe('PlayerCache', () => {
     assert.equal((await cache.read('a1', load, present)).displayName, 'v4', 'expired by age');
     now += 999;
     assert.equal((await cache.read('a1', load, present)).displayName, 'v4');
-    const expiring = new PlayerCache({ enabled: true, now: () => now });
+    const expiring = new PlayerCache({ now: () => now });
     await expiring.read('a2', async () => snapshot('t1', [], new Date(now + 5)), nobodyInWorld);
     now += 5;
     assert.equal((await expiring.read('a2', async () => snapshot('t2'), nobodyInWorld)).displayName, 't2', 'a temporary account past its expiry is read again');
-  });
-
-  it('when disabled (several processes) always loads', async () => {
-    const cache = new PlayerCache({ enabled: false });
-    let loads = 0;
-    await cache.read('a1', async () => snapshot(`v${++loads}`), nobodyInWorld);
-    assert.equal((await cache.read('a1', async () => snapshot(`v${++loads}`), nobodyInWorld)).displayName, 'v2');
   });
 });

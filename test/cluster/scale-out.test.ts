@@ -168,6 +168,31 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
     assert.deepEqual(await itemTotals(db!, [seller.id, buyer.id]), before, 'nothing made or lost');
   });
 
+  it('GET /api/v1/player is cached on the world\'s process and a forwarded write refreshes it', async () => {
+    const player = await character({ x: 140, z: 96 }, a);
+    const auth = { Authorization: `Bearer ${player.token}` };
+    const read = async () => {
+      const response = await fetch(`${b.baseUrl}/api/v1/player`, { headers: auth });
+      assert.equal(response.status, 200);
+      return await response.json() as { displayName: string; characters: Array<{ id: string }> };
+    };
+    assert.deepEqual((await read()).characters.map((c) => c.id), [player.id]);
+    // A row written behind the server's back (announced by nobody) is not seen while the entry lives: the cache is on.
+    const em = db!.em.fork();
+    const accountId = (await em.findOneOrFail(Character, { id: player.id })).accountId;
+    em.create(Character, { id: randomUUID(), accountId, name: uniqueName('c') });
+    await em.flush();
+    assert.equal((await read()).characters.length, 1, 'answered from the cache');
+    // A write through the other process is forwarded to the world's, which drops the entry once it commits.
+    const renamed = await fetch(`${b.baseUrl}/api/v1/player`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ displayName: 'Cached Once' }),
+    });
+    assert.equal(renamed.status, 200);
+    const after = await read();
+    assert.equal(after.displayName, 'Cached Once');
+    assert.equal(after.characters.length, 2, 'the next read went to the database');
+  });
+
   it('the REST rate limit is shared: the 101st request across both processes is refused', async () => {
     const address = `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     const get = (server: TestServer) => fetch(`${server.baseUrl}/api/v1/world`, { headers: { 'x-forwarded-for': address } });

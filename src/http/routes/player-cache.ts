@@ -10,7 +10,9 @@
  *   once that differs, nor after a temporary account's expiry, nor after MAX_AGE_MS (a bound on staleness from a
  *   write path nobody announced).
  * Live facts (online, the combat level of a character in the world) are read at answer time, never cached.
- * With several processes (REDIS_URL) another process's writes are not seen here, so the cache is off there.
+ * With several processes (REDIS_URL) every route that reads or writes these rows is answered by the process hosting
+ * the world (src/cluster/api-forwarder.ts), so that process's cache sees every announced write; a process taking the
+ * world over starts with an empty cache.
  */
 import { listenForAccountChanges, type AccountChangeListener } from '../../db/account-changes.ts';
 
@@ -35,7 +37,6 @@ export const PLAYER_CACHE_MAX_AGE_MS = 30_000;
 const MAX_ENTRIES = 10_000;
 
 export class PlayerCache implements AccountChangeListener {
-  readonly enabled: boolean;
   hits = 0;
   misses = 0;
   private readonly entries = new Map<string, Entry>();
@@ -43,11 +44,10 @@ export class PlayerCache implements AccountChangeListener {
   private readonly now: () => number;
   private epoch = 0;
 
-  constructor(options: { enabled: boolean; maxAgeMs?: number; now?: () => number }) {
-    this.enabled = options.enabled;
+  constructor(options: { maxAgeMs?: number; now?: () => number } = {}) {
     this.maxAgeMs = options.maxAgeMs ?? PLAYER_CACHE_MAX_AGE_MS;
     this.now = options.now ?? Date.now;
-    if (this.enabled) listenForAccountChanges(this);
+    listenForAccountChanges(this);
   }
 
   accountChanged(accountId: string): void {
@@ -65,7 +65,7 @@ export class PlayerCache implements AccountChangeListener {
     this.misses++;
     const epoch = this.epoch;
     const snapshot = await load();
-    if (this.enabled && epoch === this.epoch) {
+    if (epoch === this.epoch) {
       if (this.entries.size >= MAX_ENTRIES && !this.entries.has(accountId)) this.entries.delete(this.entries.keys().next().value!);
       const present = new Set(snapshot.characters.filter((c) => inWorld(c.id)).map((c) => c.id));
       this.entries.set(accountId, { snapshot, storedAt: this.now(), inWorld: present });

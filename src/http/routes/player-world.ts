@@ -131,10 +131,10 @@ async function loadAccount(context: GameContext, accountId: string): Promise<Acc
 }
 
 export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry, context: GameContext): void {
-  const cache = new PlayerCache({ enabled: !context.config.redisUrl });
+  const cache = new PlayerCache();
   const playerBody = async (identity: Identity): Promise<z.infer<typeof PlayerResponse>> => {
     const world = worldOf(context);
-    if (cache.enabled) announceWorldChanges(world);
+    announceWorldChanges(world);
     const account = await cache.read(identity.accountId, () => loadAccount(context, identity.accountId), (id) => context.online.has(id));
     // A token bound to one character sees only that one, as its active character.
     const characters = identity.characterId !== undefined ? account.characters.filter((c) => c.id === identity.characterId) : account.characters;
