@@ -19,6 +19,8 @@ const INTERNAL_ADDRESSES_KEY = 'internal-addresses';
 const WORLD_LOCK_KEY = 'world-create-lock';
 const WORLD_LOCK_SECONDS = 15;
 const WORLD_WAIT_MS = 20_000;
+/** A found world location is reused this long; a hop that cannot reach it forgets it at once (recoverWorld). */
+const WORLD_LOCATION_REUSE_MS = 1_000;
 
 export interface WorldLocation {
   processId: string;
@@ -64,6 +66,8 @@ class RedisCluster implements Cluster {
   private readonly config: Config;
   private readonly logger: Logger;
   private createWorld: (() => Promise<unknown>) | undefined;
+  /** The world's location as last found, reused for a moment instead of two Redis round trips per hop. */
+  private knownWorld: { location: WorldLocation; until: number } | undefined;
 
   constructor(config: Config, logger: Logger, redisUrl: string) {
     this.config = config;
@@ -118,13 +122,19 @@ class RedisCluster implements Cluster {
   }
 
   async remoteWorld(): Promise<WorldLocation | undefined> {
+    const known = this.knownWorld;
+    if (known && Date.now() < known.until) return known.location;
     const world = await this.findWorld();
     if (!world || world.processId === matchMaker.processId) return undefined;
     const internalAddress = await this.presence.hget(INTERNAL_ADDRESSES_KEY, world.processId);
-    return internalAddress ? { processId: world.processId, internalAddress } : undefined;
+    if (!internalAddress) return undefined;
+    const location = { processId: world.processId, internalAddress };
+    this.knownWorld = { location, until: Date.now() + WORLD_LOCATION_REUSE_MS };
+    return location;
   }
 
   async recoverWorld(location: WorldLocation): Promise<void> {
+    this.knownWorld = undefined;
     const alive = await matchMaker.healthCheckProcessId(location.processId);
     if (alive) return;
     this.logger.warn({ processId: location.processId }, 'the world process is gone; taking the world over');
