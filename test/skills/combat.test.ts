@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request, rowsOf, seededPlayer, stack, until } from '../economy/support.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { deterministicRolls, randomRolls } from './support.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { withCombatServer } from './support.ts';
 
 /** spawns.json: npcs[6] is a chicken at (90, 60), npcs[13] a goblin at (55, 45). */
 const CHICKEN = 'npc-6';
@@ -11,14 +11,7 @@ describe('combat with NPCs over a real socket @db', function () {
   this.timeout(60_000);
   let server: TestServer;
 
-  before(async () => {
-    server = await startTestServer();
-    deterministicRolls();
-  });
-  after(async () => {
-    randomRolls();
-    await server.close();
-  });
+  withCombatServer((started) => (server = started));
 
   it('kill an NPC → drop owned by the killer → pick up → npc kill recorded', async () => {
     const { client, characterId } = await seededPlayer(server, { x: 91, z: 60 }, { inventory: [stack('bronze_sword')] });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { HOME, ok, refusal, request, stack, until } from '../economy/support.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import type { JsonWsClient } from '../helpers/ws-client.ts';
-import { deterministicRolls, playerWith, randomRolls } from './support.ts';
+import { playerWith, withCombatServer } from './support.ts';
 
 /** spawns.json: npcs[16] is a stone golem at (155, 90); stations[5] the chapel altar at (99, 117). */
 const GOLEM = 'npc-16';
@@ -18,14 +18,7 @@ describe('prayer over a real socket @db', function () {
   this.timeout(60_000);
   let server: TestServer;
 
-  before(async () => {
-    server = await startTestServer();
-    deterministicRolls();
-  });
-  after(async () => {
-    randomRolls();
-    await server.close();
-  });
+  withCombatServer((started) => (server = started));
 
   const prayerPoints = async (characterId: string) => {
     const [row] = await server.context.db.em.fork().execute('select prayer_points from characters where id = ?', [characterId]);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { HOME, ok, refusal, rowsOf, stack, until, type Seeded } from '../economy/support.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { openTrade } from '../trade/support.ts';
-import { deterministicRolls, playerWith, randomRolls } from './support.ts';
+import { playerWith, withCombatServer } from './support.ts';
 
 /** Inside Ashen Reach (world-areas.json: the wilderness, `pvp: true`), far from its bandits. */
 const WILDERNESS = { x: 30, z: 15 };
@@ -13,14 +13,7 @@ describe('player versus player over a real socket @db', function () {
   this.timeout(60_000);
   let server: TestServer;
 
-  before(async () => {
-    server = await startTestServer();
-    deterministicRolls();
-  });
-  after(async () => {
-    randomRolls();
-    await server.close();
-  });
+  withCombatServer((started) => (server = started));
 
   it('refuses an attack on a player outside PvP areas, on oneself, and on a player in a trade', async () => {
     const a = await playerWith(server, HOME, {});

@@ -3,7 +3,7 @@ import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
 import { seed, type Seed, type Seeded } from '../economy/support.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** Character columns written before entering, e.g. `{prayer_level: 43, prayer_points: 1}`. */
 export type Columns = Record<string, number | null>;
@@ -36,16 +36,22 @@ export function sequence(seedValue: number, scale = 1): () => number {
 }
 
 /**
- * Fixed rolls for combat suites: alternating 0 and 0.99 makes every attack land (0 < hit chance) for its maximum
- * damage (0.99 × (max + 1)), and NPCs stay on their spawn tiles. `randomRolls` puts the random sources back.
+ * A test server for the enclosing describe block, with fixed rolls while it runs: alternating 0 and 0.99 makes
+ * every attack land (0 < hit chance) for its maximum damage (0.99 × (max + 1)), and NPCs stay on their spawn
+ * tiles. The random sources are put back afterwards.
  */
-export function deterministicRolls(): void {
-  let n = 0;
-  setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
-  setWanderRng(() => 0.99);
-}
-
-export function randomRolls(): void {
-  setSkillsRng(Math.random);
-  setWanderRng(Math.random);
+export function withCombatServer(use: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer();
+    let n = 0;
+    setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
+    setWanderRng(() => 0.99);
+    use(server);
+  });
+  after(async () => {
+    setSkillsRng(Math.random);
+    setWanderRng(Math.random);
+    await server?.close();
+  });
 }
