@@ -65,8 +65,12 @@ export async function seededPlayer(server: TestServer, at: { x: number; z: numbe
 
 export type Reply = { ok: true; event: WsEvent } | { ok: false; code: string; error: Record<string, unknown> };
 
-/** Sends an event and waits for `doneType` (success) or an `error` naming the event (refusal). */
-export async function request(client: JsonWsClient, type: string, data: unknown, doneType: string, timeoutMs = 10_000): Promise<Reply> {
+/**
+ * Sends an event and waits for its answer: an event of type `done` (or one the `done` test accepts) is success, an
+ * `error` naming the event is a refusal.
+ */
+export async function request(client: JsonWsClient, type: string, data: unknown, done: string | ((event: WsEvent) => boolean), timeoutMs = 10_000): Promise<Reply> {
+  const isDone = typeof done === 'string' ? (event: WsEvent) => event.type === done : done;
   const from = client.events.length;
   client.send(type, data);
   const deadline = Date.now() + timeoutMs;
@@ -74,11 +78,11 @@ export async function request(client: JsonWsClient, type: string, data: unknown,
     for (let i = from; i < client.events.length; i++) {
       const e = client.events[i];
       if (e.type === 'error' && (e.data.event === type || e.data.code === 'RATE_LIMITED')) return { ok: false, code: e.data.code, error: e.data };
-      if (e.type === doneType) return { ok: true, event: e };
+      if (isDone(e)) return { ok: true, event: e };
     }
     await sleep(5);
   }
-  throw new Error(`no ${doneType} or error for ${type}; got ${client.events.slice(from).map((e) => e.type).join(', ')}`);
+  throw new Error(`no ${typeof done === 'string' ? done : 'answer'} or error for ${type}; got ${client.events.slice(from).map((e) => e.type).join(', ')}`);
 }
 
 export async function ok(client: JsonWsClient, type: string, data: unknown, doneType: string): Promise<WsEvent> {

@@ -1,7 +1,6 @@
 /** Helpers for the quest suites: NPC positions, dialogue steps over /ws, quest rows read and written by SQL. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../src/db/database.ts';
-import { seed, type Seed, type Seeded } from '../economy/support.ts';
+import { request, seed, type Reply, type Seed, type Seeded } from '../economy/support.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
 import type { TestServer } from '../helpers/server.ts';
 import type { JsonWsClient, WsEvent } from '../helpers/ws-client.ts';
@@ -14,27 +13,20 @@ export const AT_DUNSTAN = { x: 90, z: 112 };
 /** Beside Brother Aldous (npcs[4] at 101, 115). */
 export const AT_ALDOUS = { x: 101, z: 114 };
 
-export type Step = { ok: true; event: WsEvent } | { ok: false; code: string };
+export type Step = Reply;
+
+/** A dialogue's answer; talking to an NPC first closes a dialogue still open (reason REPLACED), which is not one. */
+function isDialogueAnswer(event: WsEvent): boolean {
+  if (event.type === 'dialogue:closed') return event.data.reason !== 'REPLACED';
+  return event.type === 'dialogue:open' || event.type === 'dialogue:node';
+}
 
 /**
  * Sends a dialogue event and waits for its answer: `dialogue:open` / `dialogue:node` / `dialogue:closed`, or an
  * `error` naming the event.
  */
-export async function step(client: JsonWsClient, type: string, data: unknown = {}, timeoutMs = 10_000): Promise<Step> {
-  const from = client.events.length;
-  client.send(type, data);
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (let i = from; i < client.events.length; i++) {
-      const e = client.events[i];
-      if (e.type === 'error' && e.data.event === type) return { ok: false, code: e.data.code };
-      // Talking to an NPC first closes a dialogue still open (reason REPLACED): not the answer.
-      if (e.type === 'dialogue:closed' && e.data.reason === 'REPLACED') continue;
-      if (e.type === 'dialogue:open' || e.type === 'dialogue:node' || e.type === 'dialogue:closed') return { ok: true, event: e };
-    }
-    await sleep(5);
-  }
-  throw new Error(`no answer to ${type}; got ${client.events.slice(from).map((e) => e.type).join(', ')}`);
+export function step(client: JsonWsClient, type: string, data: unknown = {}, timeoutMs = 10_000): Promise<Step> {
+  return request(client, type, data, isDialogueAnswer, timeoutMs);
 }
 
 /** The step's event, failing the test on a refusal. */
