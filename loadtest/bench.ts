@@ -13,6 +13,7 @@ import { compareRest, measureColdStart, type RestComparison } from './lib/rest-s
 import { ROOT } from './lib/server-process.ts';
 import { round } from './lib/stats.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
+import type { TradeBenchFigures } from './trade-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,16 +27,8 @@ const durationSeconds = Number(values.duration);
 const wants = (part: string) => values.only === undefined || values.only === part;
 const log = (line: string) => console.log(line);
 
-interface TradeFigures {
-  tradesPerSecond: number;
-  pgbenchTps: number;
-  ratio: number;
-  cpuMsPerTrade?: { server: number; loadGenerator: number; postgres: number; machine: number };
-  busyCores?: { trades: number; pgbench: number };
-  cores?: number;
-  pgbenchMachineCpuMsPerTx?: number;
-  [key: string]: unknown;
-}
+/** The trade bench's figures; those added later are optional, since `--only` may keep an older run's. */
+type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
 function scaleOutSection(): string {

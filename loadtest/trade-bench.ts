@@ -5,7 +5,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/game_bench npm exec -- node loadtest/trade-bench.ts
  *
  * Environment: BENCH_PAIRS (default 16 trading pairs), BENCH_SECONDS (10), PGBENCH_SECONDS (10), PGBENCH_CLIENTS (4),
- * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops).
+ * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops), BENCH_NODE_FLAGS (further
+ * Node flags for the server, space-separated).
  * Everything runs on loopback; every wait is bounded. The database named in DATABASE_URL is created when missing;
  * pgbench runs on a scratch database `<name>_pgbench` (created, initialised with -s 1, dropped afterwards).
  * Each trade is the full protocol: request, accept, one add per side, both accepts on both screens, the swap
@@ -112,8 +113,11 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   await ensureDatabase(url);
   const pairs = await seed(raw);
   const port = await freePort();
-  const profile = [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []];
-  const server = await startServerProcess([...profile, 'src/start.js'], {
+  const nodeFlags = [
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+  ];
+  const server = await startServerProcess([...nodeFlags, 'src/start.js'], {
     NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: raw, JWT_SECRET: SECRET, LOG_LEVEL: 'error',
     TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600',
   }, port);
