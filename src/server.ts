@@ -182,6 +182,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       // Players whose reconnection seat was released by the shutdown are saved asynchronously: wait for them.
       await new Promise((resolve) => setImmediate(resolve));
       await Promise.allSettled([...context.pendingWrites]);
+      // /ws clients get their 1012 close frames before the remaining connections are cut.
+      await transport.socketsClosed();
       await autosave.stop();
       await auth.stop();
       await db.close();

@@ -3,8 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
+import { acquireDirectoryLock } from '../src/db/pglite-lock.ts';
+import { uniqueName } from './helpers/database.ts';
 import { databaseUnderTest } from './helpers/server.ts';
 import { spawnServer, waitForHealth } from './helpers/process.ts';
+import { JsonWsClient } from './helpers/ws-client.ts';
 
 describe(`process lifecycle on ${databaseUnderTest()} @db`, function () {
   this.timeout(60_000);
@@ -32,7 +35,7 @@ describe(`process lifecycle on ${databaseUnderTest()} @db`, function () {
     assert.match(server.output(), /shutdown complete/);
 
     if (!process.env.DATABASE_URL) {
-      assert.ok(!fs.existsSync(`${env().PGLITE_DATA_DIR}.lock`), 'the embedded database lock is released');
+      assert.doesNotThrow(() => acquireDirectoryLock(env().PGLITE_DATA_DIR)(), 'the embedded database lock is released');
     }
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, pgliteDataDir: env().PGLITE_DATA_DIR });
     try {
@@ -42,6 +45,30 @@ describe(`process lifecycle on ${databaseUnderTest()} @db`, function () {
     } finally {
       await db.close();
     }
+  });
+
+  it('SIGTERM closes every /ws socket with 1012: twenty players in the world, one signed in, one not yet', async function () {
+    this.timeout(120_000);
+    const server = await spawnServer(env());
+    await waitForHealth(server, 60_000);
+    const wsUrl = `ws://127.0.0.1:${server.port}`;
+    const players = await Promise.all(Array.from({ length: 20 }, async () => {
+      const client = await JsonWsClient.connect(wsUrl);
+      client.send('authenticate', {});
+      assert.equal((await client.waitFor('authResult')).data.success, true);
+      client.send('world:enter', { createCharacter: { name: uniqueName('s') } });
+      await client.waitFor('world:joined', () => true, 15_000);
+      return client;
+    }));
+    const signedIn = await JsonWsClient.connect(wsUrl);
+    signedIn.send('authenticate', {});
+    await signedIn.waitFor('authResult');
+    const anonymous = await JsonWsClient.connect(wsUrl);
+
+    server.child.kill('SIGTERM');
+    const codes = await Promise.all([...players, signedIn, anonymous].map(async (client) => (await client.closed).code));
+    assert.deepEqual(codes, codes.map(() => 1012), `close codes: ${codes.join(', ')}`);
+    assert.equal((await server.exited).code, 0, server.output());
   });
 
   it('a SIGTERM that arrives while the server is still starting shuts it down cleanly once it is up', async () => {

@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { clientAddressOf } from '../auth/index.ts';
 import type { Cluster } from '../cluster/cluster.ts';
 import { relayToWorldProcess } from '../cluster/ws-relay.ts';
@@ -16,6 +16,10 @@ export const JSON_WS_PATH = '/ws';
 /** Frames over this size close the connection with 1009. */
 export const MAX_FRAME_BYTES = 4 * 1024;
 const HEARTBEAT_MS = 15_000;
+/** /ws close code at shutdown: "service restart", so clients can tell a restart from a network failure. */
+const SHUTDOWN_CLOSE = 1012;
+/** How long shutdown waits for the clients' answers to the close frames before cutting the remaining sockets. */
+export const SHUTDOWN_CLOSE_WAIT_MS = 2_000;
 
 export interface GameTransportOptions {
   server: HttpServer;
@@ -99,14 +103,34 @@ class JsonEndpoint {
     return true;
   }
 
-  close(): void {
+  /**
+   * Shutdown: every socket still open gets a 1012 close frame (those a room already closed keep theirs), and the
+   * endpoint waits for the close handshakes — at most SHUTDOWN_CLOSE_WAIT_MS — before cutting what is left.
+   * Terminating at once would drop the frames still queued on the sockets: the clients would see 1006.
+   */
+  async close(): Promise<void> {
     clearInterval(this.heartbeat);
-    for (const socket of this.wss.clients) socket.terminate();
+    const sockets = [...this.wss.clients];
+    const closed = sockets.map((socket) => new Promise<void>((resolve) => {
+      if (socket.readyState === WebSocket.CLOSED) return resolve();
+      socket.once('close', () => resolve());
+      if (socket.readyState === WebSocket.OPEN) socket.close(SHUTDOWN_CLOSE, 'server shutdown');
+    }));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(closed),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_CLOSE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    for (const socket of sockets) if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
     this.wss.close();
   }
 }
 
-export function createGameTransport(options: GameTransportOptions): WebSocketTransport {
+/** The server's transport; `socketsClosed()` resolves once shutdown has closed every /ws socket. */
+export type GameTransport = WebSocketTransport & { socketsClosed(): Promise<void> };
+
+export function createGameTransport(options: GameTransportOptions): GameTransport {
   const json = new JsonEndpoint(options.services, options.cluster);
   const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
 
@@ -117,15 +141,18 @@ export function createGameTransport(options: GameTransportOptions): WebSocketTra
   });
 
   const transportOptions: TransportOptions = { noServer: true, maxPayload: MAX_FRAME_BYTES };
-  const transport = new WebSocketTransport(transportOptions);
+  const transport = new WebSocketTransport(transportOptions) as GameTransport;
   transport.attachToServer(options.server, {
     filter: (request) => !isJsonPath(request) && options.originAllowed(request.headers.origin),
   });
   const shutdown = transport.shutdown.bind(transport);
+  let jsonClosed: Promise<void> | undefined;
+  // Colyseus calls shutdown() without awaiting it; the server's close() awaits socketsClosed().
   transport.shutdown = () => {
-    json.close();
+    jsonClosed ??= json.close();
     shutdown();
     options.server.close();
   };
+  transport.socketsClosed = () => jsonClosed ?? Promise.resolve();
   return transport;
 }
