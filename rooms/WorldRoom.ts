@@ -20,6 +20,7 @@ import { chat } from './world/features/chat.ts';
 import { economy } from './world/features/economy/index.ts';
 import { movement } from './world/features/movement.ts';
 import { quests } from './world/features/quests/index.ts';
+import { assertSessionActive, recheckJoiningIdentity, sessionResumed, sessionRights } from './world/features/session-rights.ts';
 import { tradeRequests } from './world/features/trade-requests.ts';
 import { skills } from './world/features/skills/index.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
@@ -41,7 +42,7 @@ export const DEFAULT_INTEREST_RADIUS = 16;
 const DELIVERY_SLICE = 250;
 
 /** The areas of the game, installed in this order. */
-export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat, economy, agents, tradeRequests, skills, quests];
+export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat, economy, agents, tradeRequests, skills, quests, sessionRights];
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 
@@ -75,12 +76,16 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private readonly joinHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly leaveHooks: Array<(player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>> = [];
   private readonly deathHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
+  private readonly dropHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly startHooks: Array<() => Promise<void>> = [];
   private unregisterSaver: (() => void) | undefined;
+  private unwatchWorld: (() => void) | undefined;
 
   /** Runs on the matchmaking request: who is joining, and with which of their characters. */
   static override async onAuth(_token: string, options: WorldJoinOptions, context: AdapterAuthContext): Promise<WorldAuth> {
-    const identity = context[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(context);
+    const verified = context[VERIFIED_IDENTITY];
+    // A socket's identity was verified once, at authenticate: entering (again) re-checks its rights.
+    const identity = verified ? await recheckJoiningIdentity(verified) : await authenticateColyseusClient(context);
     const { db } = gameContext();
     try {
       let character: Character;
@@ -125,11 +130,13 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     for (const hook of this.startHooks) await hook();
     this.setSimulationInterval(() => this.runTick(), TICK_MS);
     this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
+    this.unwatchWorld = gameContext().metrics.watchWorld(this);
   }
 
   override async onJoin(client: Client, _options: WorldJoinOptions, auth: WorldAuth): Promise<void> {
     const { character, identity } = auth;
     const { online, db } = gameContext();
+    this.countSends(client);
     // Re-checked synchronously: two joins for one character may both have passed onAuth.
     if (online.has(character.id)) throw joinRefusal('ALREADY_ONLINE', 'That character is already in the world');
     online.add(character.id);
@@ -163,17 +170,27 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   override onDrop(client: Client, code?: number): void {
     const player = this.bySession.get(client.sessionId);
-    if (!player || code === CloseCode.SERVER_SHUTDOWN) return;
+    // A session whose rights ended keeps no seat (session-rights.ts).
+    if (!player || code === CloseCode.SERVER_SHUTDOWN || player.removedFor) return;
     player.path = [];
     player.state.action = 'disconnected';
     this.dirty.add(player);
-    this.allowReconnection(client, RECONNECT_GRACE_SECONDS);
+    for (const hook of this.dropHooks) void (async () => hook(player))().catch((error) => gameContext().logger.error({ err: error, characterId: player.id }, 'a drop hook failed'));
+    // Colyseus refuses a seat to a client that never acknowledged its join ("not joined"; the SDK's early
+    // disconnect) or to a disposing room, and rejects when the grace period runs out: in each case the player
+    // simply leaves (onLeave follows). The refusal must be handled here, or it is an unhandled rejection.
+    const seat = this.allowReconnection(client, RECONNECT_GRACE_SECONDS);
+    Promise.resolve(seat).catch((reason: unknown) => {
+      if (reason instanceof Error) gameContext().logger.debug({ err: reason, characterId: player.id }, 'no reconnection seat held');
+    });
   }
 
   override onReconnect(client: Client): void {
     const player = this.bySession.get(client.sessionId);
     if (!player) return;
+    this.countSends(client);
     player.client = client;
+    sessionResumed(player);
     player.state.action = 'idle';
     player.interest.clear();
     this.dirty.add(player);
@@ -209,6 +226,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   override onDispose(): void {
     this.unregisterSaver?.();
+    this.unwatchWorld?.();
   }
 
   /** For the /ws adapter: a reconnecting socket must belong to the same account as the held seat. */
@@ -297,6 +315,10 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.dirty.add(player);
   }
 
+  onPlayerDropped(hook: (player: OnlinePlayer) => void | Promise<void>): void {
+    this.dropHooks.push(hook);
+  }
+
   onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void {
     this.deathHooks.push(hook);
   }
@@ -318,6 +340,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private playerOf(client: Client): OnlinePlayer {
     const player = this.bySession.get(client.sessionId);
     if (!player) throw new GameError('NOT_IN_WORLD', 'You are not in the world');
+    assertSessionActive(this, player);
     return player;
   }
 
@@ -334,7 +357,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private runTick(): void {
     // An overloaded world skips a tick rather than piling deliveries on top of each other.
     if (this.delivering) return;
-    const stopTimer = gameContext().metrics.tickDuration.startTimer();
+    const stopTimer = gameContext().metrics.timeTick(this.roomId);
     const tick = ++this.state.tick;
     for (const work of this.tickWork) {
       try {

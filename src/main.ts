@@ -4,7 +4,8 @@
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { startServer } from './server.ts';
+import { installProcessErrorPolicy } from './observability/process-errors.ts';
+import { startServer, type GameServer } from './server.ts';
 
 let loaded;
 try {
@@ -27,7 +28,12 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 // Signals are handled from the start: one that arrives while the server is still starting shuts it down as
 // soon as it is up, instead of killing the process halfway through startup.
 const starting = startServer({ config, logger });
-const shutdown = (signal: string) => {
+let running: GameServer | undefined;
+void starting.then((server) => (running = server), () => {});
+let stopping = false;
+const shutdown = (signal: string, exitCode = 0) => {
+  if (stopping) return;
+  stopping = true;
   logger.info({ signal }, 'shutdown requested');
   const deadline = setTimeout(() => {
     logger.error('shutdown did not finish within 10 s; exiting');
@@ -35,7 +41,7 @@ const shutdown = (signal: string) => {
   }, SHUTDOWN_DEADLINE_MS);
   deadline.unref();
   starting.then((server) => server.close()).then(
-    () => process.exit(0),
+    () => process.exit(exitCode),
     (error) => {
       logger.error({ err: error }, 'shutdown failed');
       process.exit(1);
@@ -44,6 +50,12 @@ const shutdown = (signal: string) => {
 };
 process.once('SIGTERM', () => shutdown('SIGTERM'));
 process.once('SIGINT', () => shutdown('SIGINT'));
+// Errors nothing handled: the policy is in process-errors.ts (rejections: log, count, keep serving).
+installProcessErrorPolicy({
+  logger,
+  count: (kind) => running?.context.metrics.unhandledErrors.inc({ kind }),
+  onUncaughtException: () => shutdown('uncaughtException', 1),
+});
 
 try {
   await starting;

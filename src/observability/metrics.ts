@@ -2,54 +2,124 @@
  * Prometheus metrics (prom-client) on a registry of the server's own, so tests can run several servers in one
  * process. Event-loop lag comes from prom-client's default metrics (nodejs_eventloop_lag_p99_seconds etc.),
  * whose histogram restarts at each scrape: a scrape reports the window since the previous one.
+ *
+ * Every `game_*` series is fed (docs/operations.md lists them with their meaning):
+ * - messages out: `countOutbound` from the /ws connection and the rooms' SDK clients (outbound.ts: no allocation
+ *   per message, a fixed label set);
+ * - trades: `tradeEnded` from the trade session and the trade service;
+ * - item transactions: the `game.db.item-transaction` diagnostics channel src/db publishes (`watchDatabase`);
+ * - rate limits: `rateLimited`, handed to the limiter backend (REST, authentication attempts, WebSocket messages);
+ * - HTTP: `httpMiddleware`, by method, route pattern and status;
+ * - worlds: `watchWorld` / `timeTick` from each WorldRoom (players and tick time per world; the world map reads
+ *   the same registry).
  */
+import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { itemTransactionChannel, type ItemTransactionTrace } from './channels.ts';
+import { OutboundCounts } from './outbound.ts';
+import type { ObservedWorld } from './world-view.ts';
+
+const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Route label of a request no route pattern answered (404s, static files, prefix-mounted operator UIs). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The route pattern that answered a request (e.g. `/api/v1/characters/:id`), never the raw URL. */
+export function routePattern(req: { route?: { path?: unknown }; baseUrl?: string }): string {
+  const path = req.route?.path;
+  return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` || '/' : UNMATCHED_ROUTE;
+}
 
 export class GameMetrics {
   readonly registry = new Registry();
   readonly playersOnline: Gauge;
   readonly rooms: Gauge;
-  readonly tickDuration: Histogram;
+  readonly worldPlayers: Gauge<'world'>;
+  readonly tickDuration: Histogram<'world'>;
   readonly messagesIn: Counter;
-  readonly messagesOut: Counter;
+  readonly messagesOut: Counter<'event'>;
   readonly tradesCompleted: Counter;
-  readonly tradesCancelled: Counter;
-  readonly dbTransactionSeconds: Histogram;
-  readonly rateLimitRejections: Counter;
+  readonly tradesCancelled: Counter<'reason'>;
+  readonly dbTransactionSeconds: Histogram<'operation'>;
+  readonly rateLimitRejections: Counter<'limit'>;
+  readonly httpRequestSeconds: Histogram<'method' | 'route' | 'status'>;
+  readonly unhandledErrors: Counter;
+  /** The world rooms of this process, by room id. */
+  readonly worlds = new Map<string, ObservedWorld>();
+  private readonly lastTick = new Map<string, number>();
+  private readonly outbound = new OutboundCounts();
+  private readonly unsubscribe: Array<() => void> = [];
 
   constructor(live: { playersOnline(): number; rooms(): number }) {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+    const registers = [this.registry];
+    const worlds = this.worlds;
+    const outbound = this.outbound;
     this.playersOnline = new Gauge({
-      name: 'game_players_online', help: 'Characters currently in the world', registers: [this.registry],
+      name: 'game_players_online', help: 'Characters currently in the world', registers,
       collect() { this.set(live.playersOnline()); },
     });
     this.rooms = new Gauge({
-      name: 'game_rooms', help: 'Rooms running in this process', registers: [this.registry],
+      name: 'game_rooms', help: 'Rooms running in this process', registers,
       collect() { this.set(live.rooms()); },
     });
+    this.worldPlayers = new Gauge({
+      name: 'game_world_players', help: 'Players in each world room of this process, by world (room id)',
+      labelNames: ['world'], registers,
+      collect() {
+        this.reset();
+        for (const [id, world] of worlds) this.set({ world: id }, world.state.players.size);
+      },
+    });
     this.tickDuration = new Histogram({
-      name: 'game_tick_duration_seconds', help: 'Time spent in one world tick', registers: [this.registry],
-      buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
+      name: 'game_tick_duration_seconds', help: 'Time spent in one world tick (work and deliveries), by world',
+      labelNames: ['world'], registers, buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
     });
     this.messagesIn = new Counter({
-      name: 'game_messages_in_total', help: 'Client events received, by event', labelNames: ['event'], registers: [this.registry],
+      name: 'game_messages_in_total', help: 'Client events received, by event', labelNames: ['event'], registers,
     });
     this.messagesOut = new Counter({
-      name: 'game_messages_out_total', help: 'Events sent to clients, by event', labelNames: ['event'], registers: [this.registry],
+      name: 'game_messages_out_total', help: 'Events sent to clients (JSON and SDK), by event; unlisted events as "other"',
+      labelNames: ['event'], registers,
+      collect() { outbound.flushInto(this); },
     });
-    this.tradesCompleted = new Counter({ name: 'game_trades_completed_total', help: 'Trades completed', registers: [this.registry] });
+    this.tradesCompleted = new Counter({ name: 'game_trades_completed_total', help: 'Trades completed (items swapped)', registers });
     this.tradesCancelled = new Counter({
-      name: 'game_trades_cancelled_total', help: 'Trades cancelled, by reason', labelNames: ['reason'], registers: [this.registry],
+      name: 'game_trades_cancelled_total', help: 'Trades and trade requests that ended without a swap, by reason',
+      labelNames: ['reason'], registers,
     });
     this.dbTransactionSeconds = new Histogram({
-      name: 'game_db_transaction_seconds', help: 'Item-moving database transactions', labelNames: ['operation'],
-      registers: [this.registry], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      name: 'game_db_transaction_seconds', help: 'Item-moving database transactions (retries included), by operation',
+      labelNames: ['operation'], registers, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     });
     this.rateLimitRejections = new Counter({
-      name: 'game_rate_limit_rejections_total', help: 'Requests or messages refused by a rate limit, by limit',
-      labelNames: ['limit'], registers: [this.registry],
+      name: 'game_rate_limit_rejections_total', help: 'Requests or messages refused by a rate limit, by limit (rest, auth, ws_messages)',
+      labelNames: ['limit'], registers,
+    });
+    this.httpRequestSeconds = new Histogram({
+      name: 'game_http_request_duration_seconds', help: 'HTTP requests answered by the Express app, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'], registers, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    });
+    this.unhandledErrors = new Counter({
+      name: 'game_unhandled_errors_total',
+      help: 'Errors no code path handled, by kind (unhandled_rejection, uncaught_exception); each one is logged',
+      labelNames: ['kind'], registers,
     });
   }
+
+  /** One event went to a client (hot path: no allocation). */
+  countOutbound(type: string): void {
+    this.outbound.count(type);
+  }
+
+  tradeEnded(status: 'completed' | 'cancelled', reason?: string | null): void {
+    if (status === 'completed') this.tradesCompleted.inc();
+    else this.tradesCancelled.inc({ reason: reason ?? 'unknown' });
+  }
+
+  /** A rate limit refused something; `limit` is the limiter's fixed name. */
+  readonly rateLimited = (limit: string): void => {
+    this.rateLimitRejections.inc({ limit });
+  };
 
   /** Times an async operation into the DB transaction histogram. */
   async timeTransaction<T>(operation: string, run: () => Promise<T>): Promise<T> {
@@ -59,5 +129,66 @@ export class GameMetrics {
     } finally {
       stop();
     }
+  }
+
+  /** Observes the item transactions run on `db` (through the diagnostics channel src/db publishes on). */
+  watchDatabase(db: object): void {
+    // tracePromise publishes asyncEnd for a settled promise, resolved or rejected: failures are timed too.
+    const handlers = {
+      start: (trace: ItemTransactionTrace) => {
+        if (trace.db === db) trace.startedAt = performance.now();
+      },
+      asyncEnd: (trace: ItemTransactionTrace) => {
+        if (trace.db !== db || trace.startedAt === undefined) return;
+        this.dbTransactionSeconds.observe({ operation: trace.operation }, (performance.now() - trace.startedAt) / 1000);
+      },
+      end: () => {},
+      asyncStart: () => {},
+      error: () => {},
+    };
+    itemTransactionChannel.subscribe(handlers);
+    this.unsubscribe.push(() => itemTransactionChannel.unsubscribe(handlers));
+  }
+
+  /** Registers a world room (players per world, tick time, the world map); returns the unregistration. */
+  watchWorld(world: ObservedWorld): () => void {
+    this.worlds.set(world.roomId, world);
+    return () => {
+      if (this.worlds.get(world.roomId) === world) this.worlds.delete(world.roomId);
+      this.lastTick.delete(world.roomId);
+    };
+  }
+
+  /** Starts timing one tick of a world; call the result when the tick's deliveries are done. */
+  timeTick(worldId: string): () => void {
+    const stop = this.tickDuration.startTimer({ world: worldId });
+    return () => {
+      this.lastTick.set(worldId, stop());
+    };
+  }
+
+  /** Seconds the world's last completed tick took. */
+  lastTickSeconds(worldId: string): number | undefined {
+    return this.lastTick.get(worldId);
+  }
+
+  /** Times every request the Express app answers, labelled by route pattern (bounded) and status. */
+  httpMiddleware(): RequestHandler {
+    return (req, res, next) => {
+      const started = performance.now();
+      res.once('finish', () => {
+        this.httpRequestSeconds.observe({
+          method: HTTP_METHODS.has(req.method) ? req.method : 'other',
+          route: routePattern(req),
+          status: String(res.statusCode),
+        }, (performance.now() - started) / 1000);
+      });
+      next();
+    };
+  }
+
+  /** Stops listening to channels (the server is closing). */
+  close(): void {
+    for (const stop of this.unsubscribe.splice(0)) stop();
   }
 }
