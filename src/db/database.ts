@@ -62,7 +62,7 @@ async function openPglite(options: DatabaseOptions): Promise<{ orm: MikroORM; re
   if (!inMemory) {
     fs.mkdirSync(path.dirname(options.pgliteDataDir), { recursive: true });
     fs.mkdirSync(options.pgliteDataDir, { recursive: true });
-    release = acquireDirectoryLock(`${options.pgliteDataDir}.lock`);
+    release = acquireDirectoryLock(options.pgliteDataDir);
   }
   try {
     const pglite = await PGlite.create({
