@@ -40,14 +40,21 @@ export async function createCharacter(em: SqlEntityManager, data: GameData | nul
     throw new CharacterCreationRefused('TEMPLATE_NOT_FOUND', 404, `no template "${request.templateId}"`);
   }
   const fork = em.fork();
-  if (await fork.count(Character, { accountId: request.accountId }) >= MAX_CHARACTERS_PER_ACCOUNT) {
-    throw new CharacterCreationRefused('CHARACTER_LIMIT', 409, `an account holds at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
-  }
+  const limitReached = () =>
+    new CharacterCreationRefused('CHARACTER_LIMIT', 409, `an account holds at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
+  // A cheap early answer; the count that decides is the one inside the transaction below.
+  if (await fork.count(Character, { accountId: request.accountId }) >= MAX_CHARACTERS_PER_ACCOUNT) throw limitReached();
   const taken = () => new CharacterCreationRefused('NAME_TAKEN', 409, 'that name is taken');
   if (await fork.count(Character, { name: { $ilike: check.name } }) > 0) throw taken();
   const id = randomUUID();
   try {
     await fork.transactional(async (tx) => {
+      // Creations for one account take turns on the account's row, so the count and the insert are one step:
+      // parallel requests cannot all read "9" and all insert (each with a starter kit). The count is a new
+      // statement after the lock is granted, so under READ COMMITTED it sees what the previous holder committed.
+      await tx.execute('select id from users where id = ? for update', [request.accountId]);
+      const [{ n }] = await tx.execute<Array<{ n: number }>>('select count(*)::int as n from characters where account_id = ?', [request.accountId]);
+      if (n >= MAX_CHARACTERS_PER_ACCOUNT) throw limitReached();
       const levels: Record<Skill, number> = { ...startingLevels() };
       for (const [skill, level] of Object.entries(template?.skills ?? {}) as Array<[Skill, number]>) levels[skill] = Math.max(levels[skill], level);
       const skillColumns = Object.fromEntries(SKILLS.flatMap((s) => [[`${s}Level`, levels[s]], [`${s}Xp`, xpForLevel(levels[s])]]));
