@@ -19,10 +19,12 @@ import type { Identity } from './tokens.ts';
 export async function authenticateColyseusClient(context: AuthContext, auth: AuthService = gameContext().auth): Promise<Identity> {
   try {
     // context.ip is the address computed by installClientAddressHeaders (TRUST_PROXY rules), never a client claim.
-    await auth.attempts.consume({ address: context.ip });
-    const token = bearerToken(context.headers.get('authorization') ?? undefined);
-    if (token === undefined) throw new AuthError('AUTH_REQUIRED', 'send Authorization: Bearer <token> with the matchmaking request');
-    return await auth.verifyAccessToken(token);
+    // Only a failed verification is an authentication attempt: a valid token at join is not a login.
+    return await auth.attempts.countFailure({ address: context.ip }, async () => {
+      const token = bearerToken(context.headers.get('authorization') ?? undefined);
+      if (token === undefined) throw new AuthError('AUTH_REQUIRED', 'send Authorization: Bearer <token> with the matchmaking request');
+      return auth.verifyAccessToken(token);
+    });
   } catch (error) {
     if (error instanceof AuthError) throw new ServerError(error.status, `${error.code}: ${error.message}`);
     throw error;

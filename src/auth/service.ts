@@ -128,18 +128,24 @@ export class AuthService {
   }
 
   /**
-   * The WebSocket `authenticate` step (and an `Authorization: Bearer` upgrade header): counts an attempt for the
-   * address, then verifies the token. Without a token in anonymous mode it creates a temporary identity and
-   * returns its session so the socket can hand the token to the client.
+   * The WebSocket `authenticate` step (and an `Authorization: Bearer` upgrade header): verifies the token, counting
+   * an attempt for the address only when it fails. Without a token in anonymous mode it creates a temporary
+   * identity (an attempt) and returns its session so the socket can hand the token to the client.
    */
   async authenticateSocket(request: { token?: string | null; address?: string }): Promise<SocketAuthResult> {
-    await this.attempts.consume({ address: request.address });
-    if (!request.token) {
-      if (!this.anonymousMode) throw new AuthError('AUTH_REQUIRED', 'an access token is required');
+    const token = request.token;
+    if (!token && this.anonymousMode) {
+      await this.attempts.consume({ address: request.address }); // a new temporary identity is a login
       const session = await this.issueAnonymous();
       return { identity: this.tokens.verify(session.token), session };
     }
-    return { identity: await this.verifyAccessToken(request.token) };
+    // A server token presented to join counts only when it fails (see AuthAttemptLimiter.countFailure).
+    return {
+      identity: await this.attempts.countFailure({ address: request.address }, async () => {
+        if (!token) throw new AuthError('AUTH_REQUIRED', 'an access token is required');
+        return this.verifyAccessToken(token);
+      }),
+    };
   }
 
   /** POST /api/auth/exchange: an identity-provider token for a server token. */

@@ -46,7 +46,7 @@ describe('Colyseus SDK clients authenticate on the matchmaking request @db', () 
       headers: { Authorization: `Bearer ${token}` },
       urlBuilder: (url) => (socketUrl = url.toString()),
     });
-    const room = await sdk.joinOrCreate('auth-probe'); // attempt 2
+    const room = await sdk.joinOrCreate('auth-probe'); // a valid token at join is not an attempt
     const whoami = await new Promise((resolve) => room.onMessage('whoami', resolve));
     assert.equal(whoami, accountId);
     assert.ok(socketUrl.length > 0 && !socketUrl.includes(token), 'no token in the WebSocket URL');
@@ -54,20 +54,23 @@ describe('Colyseus SDK clients authenticate on the matchmaking request @db', () 
   });
 
   it('without a token, or with a bad one, matchmaking is refused with 401 and the code in the message', async () => {
-    const missing = await matchmake(server, {}); // attempt 3
+    const missing = await matchmake(server, {}); // attempt 2
     assert.equal(missing.status, 401);
     assert.match(missing.body.error, /^AUTH_REQUIRED/);
-    const bad = await matchmake(server, { Authorization: `Bearer ${token.slice(0, -4)}AAAA` }); // attempt 4
+    const bad = await matchmake(server, { Authorization: `Bearer ${token.slice(0, -4)}AAAA` }); // attempt 3
     assert.equal(bad.status, 401);
     assert.match(bad.body.error, /^TOKEN_INVALID/);
   });
 
   it('counts against the authentication limit per address; spoofed address headers do not help', async () => {
-    for (const spoof of ['198.51.100.1', '198.51.100.2']) { // attempts 5 and 6
+    for (const spoof of ['198.51.100.1', '198.51.100.2', '198.51.100.4']) { // attempts 4 to 6
       assert.notEqual((await matchmake(server, { 'X-Real-IP': spoof, 'X-Forwarded-For': spoof, 'X-Client-IP': spoof })).status, 429);
     }
-    const limited = await matchmake(server, { Authorization: `Bearer ${token}`, 'X-Real-IP': '198.51.100.3' });
+    const limited = await matchmake(server, { 'X-Real-IP': '198.51.100.3' }); // attempt 7: over the limit
     assert.equal(limited.status, 429);
     assert.match(limited.body.error, /^AUTH_RATE_LIMITED/);
+    // The address is now blocked: even a valid token is refused until the block ends.
+    const blocked = await matchmake(server, { Authorization: `Bearer ${token}` });
+    assert.equal(blocked.status, 429);
   });
 });

@@ -25,6 +25,8 @@ export type LimitDecision =
 export interface Limiter {
   readonly spec: LimiterSpec;
   consume(key: string): Promise<LimitDecision>;
+  /** Milliseconds until a key that went over the limit is let through again (0: not blocked); consumes nothing. */
+  blockedMs(key: string): Promise<number>;
   /** Forgets a key (tests, or an operator unblocking an address). */
   reset(key: string): Promise<void>;
 }
@@ -73,6 +75,15 @@ class FlexibleLimiter implements Limiter {
     }
   }
 
+  async blockedMs(key: string): Promise<number> {
+    try {
+      const res = await this.limiter.get(key);
+      return res !== null && res.consumedPoints > this.spec.points ? Math.max(1, res.msBeforeNext) : 0;
+    } catch {
+      return 0; // the store failed: as consume, let the request through
+    }
+  }
+
   async reset(key: string): Promise<void> {
     await this.limiter.delete(key);
   }
@@ -87,6 +98,10 @@ class UnlimitedLimiter implements Limiter {
 
   async consume(): Promise<LimitDecision> {
     return { allowed: true, limit: this.spec.points, remaining: this.spec.points, resetMs: this.spec.windowSeconds * 1000 };
+  }
+
+  async blockedMs(): Promise<number> {
+    return 0;
   }
 
   async reset(): Promise<void> {}
