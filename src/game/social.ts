@@ -5,6 +5,7 @@
  * pending request between the two.
  */
 import { ok, refuse, type Result } from './result.ts';
+import { hasVisibleContent, stripInvisible } from './chat-text.ts';
 
 export const MAX_FRIENDS = 99;
 export const MAX_IGNORES = 99;
@@ -133,20 +134,21 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /**
  * Chat text as it may be shown: line breaks and tabs become spaces, other control characters, direction
- * overrides and broken surrogates are removed, runs of spaces collapse, ends are trimmed. Refused when empty
- * afterwards or longer than `maxLength` characters (code points).
+ * overrides and broken surrogates are removed, invisible padding goes and combining marks are capped per base
+ * (chat-text.ts), runs of spaces collapse, ends are trimmed. Refused when nothing visible is left or when longer
+ * than `maxLength` characters (code points).
  */
 export function sanitizeChat(text: unknown, maxLength: number = MAX_CHAT_LENGTH): Result<string, SocialCode> {
   if (typeof text !== 'string') return refuse('INVALID_MESSAGE', 'a message is text');
-  const clean = text
+  const cleaned = text
     .replace(LONE_SURROGATE, '')
     .normalize('NFC')
     .replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, ' ')
     .replace(CONTROL, '')
-    .replace(DISGUISE, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(DISGUISE, '');
+  const clean = stripInvisible(cleaned).replace(/\s+/g, ' ').trim();
   if (clean.length === 0) return refuse('EMPTY_MESSAGE', 'the message is empty');
+  if (!hasVisibleContent(clean)) return refuse('EMPTY_MESSAGE', 'the message has nothing visible in it');
   const length = [...clean].length;
   if (length > maxLength) return refuse('MESSAGE_TOO_LONG', `a message has at most ${maxLength} characters (this one has ${length})`);
   return ok(clean);
