@@ -70,6 +70,8 @@ export interface Config {
   readonly anonymousTtlSeconds: number;
   /** How often expired temporary identities are deleted. */
   readonly tempUserCleanupSeconds: number;
+  /** How often live sessions re-check their rights (revocation, expiry, account, roles); also the roles cache age. */
+  readonly sessionCheckSeconds: number;
   /** Production frontend origins; each one's www variant is allowed too. */
   readonly corsFrontendOrigins: readonly string[];
   /** The frontend's static host: its https and http origins and its preview subdomains are allowed. */
@@ -370,6 +372,7 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     idpConfigured: idpPublicKey !== undefined || idpJwksUrl !== undefined,
     anonymousTtlSeconds: read.integer('ANONYMOUS_TTL_SECONDS', 86_400, 300, 30 * 86_400),
     tempUserCleanupSeconds: read.integer('TEMP_USER_CLEANUP_SECONDS', 600, 1, 86_400),
+    sessionCheckSeconds: read.integer('SESSION_CHECK_SECONDS', 5, 1, 60),
     corsFrontendOrigins: Object.freeze(read.origins('CORS_FRONTEND_ORIGINS', ['https://game.example'])),
     corsStaticHost: read.hostname('CORS_STATIC_HOST', 'game.pages.example'),
     corsServerOrigin: read.origins('CORS_SERVER_ORIGIN', ['https://game-server.hosting.example'])[0],

@@ -162,7 +162,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
 
   await cluster.start(port, () => matchMaker.createRoom('world', { interestRadius: config.worldInterestRadius }));
   autosave.start();
-  auth.start();
+  auth.start(matchMaker.presence);
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
 
   if (clientBuildPresent(config.clientBuildDir)) {

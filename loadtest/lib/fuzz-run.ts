@@ -47,7 +47,7 @@ async function itemTotals(db: Database): Promise<Record<string, number>> {
 
 async function fuzzedCharacter(db: Database): Promise<{ accountId: string; characterId: string }> {
   const em = db.em.fork();
-  const user = em.create(User, { id: randomUUID(), displayName: 'Fuzz' });
+  const user = em.create(User, { id: randomUUID(), displayName: 'Fuzz', roles: ['player'] });
   // A quiet corner of the world: far from banks, shops and other players.
   const character = em.create(Character, { id: randomUUID(), accountId: user.id, name: `F${randomUUID().slice(0, 8)}`, positionX: 30, positionZ: 30, lastLoginAt: new Date() });
   await em.flush();

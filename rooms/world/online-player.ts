@@ -55,7 +55,7 @@ export class OnlinePlayer implements TrackedEntity {
    */
   lock: string | undefined;
   /** Why the player is being taken out of the world, when the server decided it (an admin's /kick). */
-  removedFor: 'kicked' | undefined;
+  removedFor: 'kicked' | 'session_ended' | undefined;
   /** The player counts as in combat until this tick (set by combat; interrupts a home teleport). */
   inCombatUntilTick = 0;
   /** Position last written to the database, to skip saves when nothing moved. */

@@ -14,7 +14,7 @@ import type { OnlinePlayer, Tile } from './online-player.ts';
 /** An entity a feature places in the world (ground items, gravestones): tracked for the area of interest. */
 export type WorldEntity = TrackedEntity & { readonly state: object };
 
-export type LeaveReason = 'logout' | 'disconnected' | 'server_shutdown' | 'kicked';
+export type LeaveReason = 'logout' | 'disconnected' | 'server_shutdown' | 'kicked' | 'session_ended';
 
 export type PlayerHandler<T> = (player: OnlinePlayer, data: T, client: Client) => void | Promise<void>;
 

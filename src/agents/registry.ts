@@ -4,11 +4,12 @@ import { AgentService } from './service.ts';
 
 const services = new WeakMap<GameContext, AgentService>();
 
-/** Creates the server's agent service and installs its token check (revoked agent tokens are refused). */
+/** Creates the server's agent service and installs its token checks (revoked agent tokens are refused, live sessions end). */
 export function createAgentService(context: GameContext): AgentService {
   const service = new AgentService(context);
   services.set(context, service);
   context.auth.addTokenCheck(service.tokenCheck);
+  context.auth.sessions.addRevocationSource(service.revokedTokens);
   return service;
 }
 

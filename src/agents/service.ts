@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AuthError } from '../auth/errors.ts';
 import type { AuthService } from '../auth/service.ts';
+import type { RevokedTokenLookup } from '../auth/session-guard.ts';
 import type { Identity } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { GameContext } from '../context.ts';
@@ -32,6 +33,7 @@ import {
   type Goal,
   type AvailableGoal, type SetGoalBody,
 } from './goals.ts';
+import { actAsAgent } from './actor.ts';
 import { forwardToAgentService } from './remote.ts';
 import { taskOf, type AgentRuntime } from './runtime.ts';
 import { worldOf, type AgentWorld } from './world-link.ts';
@@ -109,6 +111,22 @@ export class AgentService {
     }
   };
 
+  /**
+   * The batch form of tokenCheck for the live-session sweep (src/auth/session-guard.ts): which of these agent
+   * tokens are revoked or no longer match their agent record.
+   */
+  readonly revokedTokens: RevokedTokenLookup = async (tokens) => {
+    const agents = await this.db.em.fork().find(Agent, { tokenJti: { $in: tokens.map((t) => t.tokenId) } },
+      { fields: ['tokenJti', 'revokedAt', 'accountId', 'characterId'] });
+    const byJti = new Map(agents.map((agent) => [agent.tokenJti, agent]));
+    const revoked = new Set<string>();
+    for (const token of tokens) {
+      const agent = byJti.get(token.tokenId);
+      if (agent && (agent.revokedAt || agent.characterId !== token.characterId || agent.accountId !== token.accountId)) revoked.add(token.tokenId);
+    }
+    return revoked;
+  };
+
   // ---- registry (/api/agent) ----
 
   async register(identity: Identity, characterId: string, name: string | undefined, ttlSeconds: number | undefined): Promise<{ agent: AgentView; token: string; expiresAt: Date }> {
@@ -171,11 +189,16 @@ export class AgentService {
     return this.view(agent, names.get(agent.characterId) ?? '');
   }
 
+  /**
+   * Revokes the agent: its token is refused from now on, and every live session of that token (a /ws socket or SDK
+   * client in the world, on any process) ends with SESSION_REVOKED, so its owner can take the character back.
+   */
   async revoke(agent: Agent): Promise<AgentView> {
     const em = this.db.em.fork();
     if (!agent.revokedAt) {
       agent.revokedAt = new Date();
       await em.nativeUpdate(Agent, { id: agent.id }, { revokedAt: agent.revokedAt });
+      this.auth.sessions.tokenRevoked(agent.tokenJti);
       const runtime = this.runtimes.get(agent.id);
       if (runtime) {
         this.endGoal(runtime, 'stopped', 'the agent was revoked');
@@ -537,7 +560,9 @@ export class AgentService {
     const world = worldOf(this.context);
     const player = world?.player(runtime.characterId);
     if (!world || !player) throw new HttpProblem(409, 'CHARACTER_OFFLINE', 'the character is not in the world, so it cannot chat');
-    await world.dispatch(player.client, 'player:chat', { message });
+    // As the agent: the world refuses it admin commands and names it in audit lines (src/agents/actor.ts).
+    await actAsAgent({ agentId: runtime.agentId, accountId: runtime.accountId, characterId: runtime.characterId },
+      () => world.dispatch(player.client, 'player:chat', { message }));
     return true;
   }
 

@@ -72,7 +72,14 @@ export async function requireLiveAccount(em: EntityManager, accountId: string, n
  * everything those own. Returns how many accounts were deleted.
  */
 export async function deleteExpiredTemporaryUsers(em: EntityManager, now = new Date()): Promise<number> {
-  return em.nativeDelete(User, { isTemporary: true, expiresAt: { $lte: now } });
+  return (await deleteExpiredTemporaryUserIds(em, now)).length;
+}
+
+/** As deleteExpiredTemporaryUsers, answering the ids deleted (their live sessions are then ended). */
+export async function deleteExpiredTemporaryUserIds(em: EntityManager, now = new Date()): Promise<string[]> {
+  const rows: Array<{ id: string }> = await em.getConnection().execute(
+    'delete from users where is_temporary = true and expires_at <= ? returning id', [now]);
+  return rows.map((row) => row.id);
 }
 
 /**

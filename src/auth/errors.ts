@@ -13,6 +13,8 @@ export type AuthErrorCode =
   /** Not a JWT, bad signature, wrong algorithm, issuer, audience or claims. */
   | 'TOKEN_INVALID'
   | 'TOKEN_EXPIRED'
+  /** A live session whose token was revoked (agent tokens) while it was open. */
+  | 'SESSION_REVOKED'
   /** The account behind a valid token no longer exists (e.g. an expired temporary identity). */
   | 'ACCOUNT_NOT_FOUND'
   /** A valid token lacking a role. */
@@ -36,6 +38,7 @@ const STATUS: Record<AuthErrorCode, number> = {
   AUTH_REQUIRED: 401,
   TOKEN_INVALID: 401,
   TOKEN_EXPIRED: 401,
+  SESSION_REVOKED: 401,
   ACCOUNT_NOT_FOUND: 401,
   INSUFFICIENT_ROLE: 403,
   INSUFFICIENT_SCOPE: 403,

@@ -78,11 +78,17 @@ export const requireAuth: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Requires a valid token carrying `role` (403 INSUFFICIENT_ROLE otherwise). */
+/**
+ * Requires a valid token carrying `role` whose account still holds it (403 INSUFFICIENT_ROLE otherwise): a role
+ * removed from the account stops working before its tokens expire. The stored roles come from the session guard's
+ * cache (read at most once per SESSION_CHECK_SECONDS per account, at once after a change event).
+ */
 export function requireRole(role: string): RequestHandler {
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     const identity = authenticate(req);
     if (!identity.roles.includes(role)) throw new AuthError('INSUFFICIENT_ROLE', `this endpoint needs the ${role} role`);
+    const current = await serviceFor(req).sessions.currentRoles(identity);
+    if (!current.includes(role)) throw new AuthError('INSUFFICIENT_ROLE', `this endpoint needs the ${role} role, which the account no longer holds`);
     next();
   };
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.ts';
 import {
   assertMayActAs,
   createTemporaryUser,
-  deleteExpiredTemporaryUsers,
+  deleteExpiredTemporaryUserIds,
   findOrCreateIdpUser,
   requireLiveAccount,
 } from './accounts.ts';
@@ -20,6 +20,7 @@ import { AdminCodeGate } from './admin-code.ts';
 import { AuthAttemptLimiter, type AttemptSource } from './attempt-limiter.ts';
 import { AuthError } from './errors.ts';
 import { IdpVerifier } from './idp.ts';
+import { effectiveRoles, PLAYER_ROLE, SessionGuard, type RightsChannel } from './session-guard.ts';
 import { signingSecret, TokenService, type Identity } from './tokens.ts';
 
 /** A freshly issued server token and whom it is for. */
@@ -55,6 +56,8 @@ export class AuthService {
   readonly attempts: AuthAttemptLimiter;
   readonly adminGate: AdminCodeGate;
   readonly limits: LimiterBackend;
+  /** Live sessions and the rights they still hold (session-guard.ts). */
+  readonly sessions: SessionGuard;
   private readonly config: Config;
   private readonly logger: Logger;
   private readonly db: Database;
@@ -97,6 +100,7 @@ export class AuthService {
       blockSeconds: config.rateLimitBlockSeconds,
     }));
     this.adminGate = new AdminCodeGate(config.adminCode, this.attempts);
+    this.sessions = new SessionGuard({ logger, em: () => this.db.em.fork(), checkIntervalMs: config.sessionCheckSeconds * 1000 });
   }
 
   /** True when no identity provider is configured: temporary identities instead of token exchange. */
@@ -105,14 +109,26 @@ export class AuthService {
   }
 
   /**
-   * Verifies a server access token (signature, algorithm, issuer, audience, expiry, claims) and that its account
-   * still exists. Throws AuthError: AUTH_REQUIRED, TOKEN_INVALID, TOKEN_EXPIRED or ACCOUNT_NOT_FOUND.
+   * Verifies a server access token for a game session (sockets, matchmaking): signature, algorithm, issuer,
+   * audience, expiry, claims, that its account still exists, and that token and account both hold the player role.
+   * The identity's roles are the token's roles the account still has. Throws AuthError: AUTH_REQUIRED,
+   * TOKEN_INVALID, TOKEN_EXPIRED, ACCOUNT_NOT_FOUND or INSUFFICIENT_ROLE.
    */
   async verifyAccessToken(token: string | undefined | null): Promise<Identity> {
-    const identity = this.tokens.verify(token ?? '');
-    await requireLiveAccount(this.db.em.fork(), identity.accountId);
+    return this.recheckIdentity(this.tokens.verify(token ?? ''));
+  }
+
+  /**
+   * Re-checks an identity verified earlier before it starts something new (entering the world again, resuming a
+   * session): not expired, account live, player role held by token and account, token checks (agent revocation).
+   */
+  async recheckIdentity(identity: Identity): Promise<Identity> {
+    if (new Date(identity.expiresAt).getTime() <= Date.now()) throw new AuthError('TOKEN_EXPIRED', 'the access token has expired');
+    const user = await requireLiveAccount(this.db.em.fork(), identity.accountId);
     await this.runTokenChecks(identity);
-    return identity;
+    const roles = effectiveRoles(identity.roles, user.roles);
+    if (!roles.includes(PLAYER_ROLE)) throw new AuthError('INSUFFICIENT_ROLE', `playing needs the ${PLAYER_ROLE} role`);
+    return roles.length === identity.roles.length ? identity : Object.freeze({ ...identity, roles: Object.freeze([...roles]) });
   }
 
   /**
@@ -190,14 +206,19 @@ export class AuthService {
 
   /** Deletes expired temporary identities (and, by cascade, their characters); returns how many. */
   async cleanupExpiredTemporaryUsers(now = new Date()): Promise<number> {
-    const deleted = await deleteExpiredTemporaryUsers(this.db.em.fork(), now);
-    if (deleted > 0) this.logger.info({ deleted }, 'expired temporary identities deleted');
-    return deleted;
+    const deleted = await deleteExpiredTemporaryUserIds(this.db.em.fork(), now);
+    if (deleted.length > 0) this.logger.info({ deleted: deleted.length }, 'expired temporary identities deleted');
+    this.sessions.accountsDeleted(deleted);
+    return deleted.length;
   }
 
-  /** Starts the periodic cleanup (TEMP_USER_CLEANUP_SECONDS), running it once right away. */
-  start(): void {
+  /**
+   * Starts the periodic cleanup (TEMP_USER_CLEANUP_SECONDS), running it once right away, and the live-session
+   * checks (`rights`: the cluster's presence, carrying rights changes between processes).
+   */
+  start(rights?: RightsChannel): void {
     if (this.cleanupTimer) return;
+    this.sessions.start(rights);
     const run = () => {
       this.cleanupRun ??= this.cleanupExpiredTemporaryUsers()
         .catch((error: unknown) => this.logger.error({ err: error }, 'temporary identity cleanup failed'))
@@ -212,6 +233,7 @@ export class AuthService {
   async stop(): Promise<void> {
     clearInterval(this.cleanupTimer);
     this.cleanupTimer = undefined;
+    await this.sessions.stop();
     await this.cleanupRun;
     await this.limits.close();
   }

@@ -25,6 +25,8 @@ export const WS_CLOSE = {
 function jsonCloseCode(colyseusCode: number | undefined): number {
   switch (colyseusCode) {
     case 4001: return WS_CLOSE.SERVICE_RESTART;
+    // The world ended the session because its rights ended (rooms/world/features/session-rights.ts).
+    case 4401: return WS_CLOSE.AUTH_FAILED;
     case 4002: return WS_CLOSE.INTERNAL_ERROR;
     case WS_CLOSE.POLICY_VIOLATION: return WS_CLOSE.POLICY_VIOLATION;
     default: return WS_CLOSE.NORMAL;

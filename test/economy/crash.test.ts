@@ -135,7 +135,7 @@ describe(`kill -9 during a stream of economy operations on ${databaseUnderTest()
     let db = await open();
     const accountId = randomUUID();
     const em = db.em.fork();
-    em.create(User, { id: accountId, displayName: 'Crash' });
+    em.create(User, { id: accountId, displayName: 'Crash', roles: ['player'] });
     await em.flush();
     const banker = await character(db, accountId, AT_BANK);
     const shopper = await character(db, accountId, AT_GENERAL_STORE);
@@ -149,7 +149,7 @@ describe(`kill -9 during a stream of economy operations on ${databaseUnderTest()
     await db.close();
 
     const token = new TokenService({ secret: SECRET, issuer: 'rs-game-server', audience: 'rs-game', ttlSeconds: 3600 })
-      .sign({ accountId, roles: [], scope: 'player' }).token;
+      .sign({ accountId, roles: ['player'], scope: 'player' }).token;
     server = await spawnServer(env());
     await waitForHealth(server);
     const bankerClient = await enter(server.port, token, banker);

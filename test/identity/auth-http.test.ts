@@ -197,8 +197,13 @@ describe('authentication in anonymous mode over HTTP @db', () => {
       assertProblem(refused, 403, 'INSUFFICIENT_ROLE');
       assert.match(refused.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
       assertUnauthorized(await call(url), 'AUTH_REQUIRED');
-      const admin = server.context.auth.tokens.sign({ accountId: anon.accountId, roles: ['player', 'admin'], scope: 'player' });
+      const operator = await insertAccount(server, { roles: ['player', 'admin'] });
+      const admin = server.context.auth.tokens.sign({ accountId: operator.id, roles: ['player', 'admin'], scope: 'player' });
       assert.equal((await call(url, { headers: bearer(admin.token) })).status, 200);
+      // The role taken away from the account: its token stops working before it expires.
+      await server.context.db.em.fork().nativeUpdate(User, { id: operator.id }, { roles: ['player'] });
+      await server.context.auth.sessions.accountChanged(operator.id);
+      assertProblem(await call(url, { headers: bearer(admin.token) }), 403, 'INSUFFICIENT_ROLE');
     } finally {
       await new Promise((resolve) => adminApp.close(resolve));
     }

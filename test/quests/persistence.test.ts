@@ -128,14 +128,14 @@ describe(`kill -9 while a quest completes on ${databaseUnderTest()} @db`, functi
     let db = await open();
     const accountId = randomUUID();
     const em = db.em.fork();
-    em.create(User, { id: accountId, displayName: 'QuestCrash' });
+    em.create(User, { id: accountId, displayName: 'QuestCrash', roles: ['player'] });
     await em.flush();
     const acknowledged = await character(db, accountId);
     const inFlight = await character(db, accountId);
     await db.close();
 
     const token = new TokenService({ secret: SECRET, issuer: 'rs-game-server', audience: 'rs-game', ttlSeconds: 3600 })
-      .sign({ accountId, roles: [], scope: 'player' }).token;
+      .sign({ accountId, roles: ['player'], scope: 'player' }).token;
     server = await spawnServer(env());
     await waitForHealth(server);
     const wsUrl = `ws://127.0.0.1:${server.port}`;

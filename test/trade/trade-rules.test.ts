@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as SdkClient } from '@colyseus/sdk';
 import { matchMaker } from '@colyseus/core';
 import type { WorldRoom } from '../../rooms/WorldRoom.ts';
+import { User } from '../../src/db/entities/index.ts';
 import { json } from '../helpers/http.ts';
 import { anonymousAccount, createCharacterRow, sdkPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -286,6 +287,9 @@ describe('trading: rules and refusals @db', function () {
     const url = `${server.baseUrl}/api/admin/trades?characterId=${encodeURIComponent(a.id)}`;
     assert.equal((await fetch(url)).status, 401);
     assert.equal((await fetch(url, { headers: { Authorization: `Bearer ${a.account.token}` } })).status, 403);
+    // The account must hold the role too (an operator grants it; accountChanged applies it at once).
+    await server.context.db.em.fork().nativeUpdate(User, { id: a.account.accountId }, { roles: ['player', 'admin'] });
+    await server.context.auth.sessions.accountChanged(a.account.accountId);
     const admin = server.context.auth.tokens.sign({ accountId: a.account.accountId, roles: ['player', 'admin'], scope: 'player' });
     const response = await fetch(url, { headers: { Authorization: `Bearer ${admin.token}` } });
     assert.equal(response.status, 200);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_CHAT_LENGTH, sanitizeChat } from '../../../src/game/social.ts';
 import { GameError } from '../../game-error.ts';
 import type { OnlinePlayer } from '../online-player.ts';
+import { elevationRefusal, recordElevation } from './session-rights.ts';
 import type { WorldApi, WorldFeature } from '../world-api.ts';
 
 /** At most CHAT_BURST messages in any CHAT_WINDOW_MS. */
@@ -44,13 +45,18 @@ function sayPublicly(world: WorldApi, speaker: OnlinePlayer, raw: string): void 
   world.sendNear(speaker.x, speaker.z, world.interestRadius, 'chat:message', chat, (listener) => !listener.ignores.has(speaker.id));
 }
 
-/** `/admin <code>` elevates this session when the code is right; every try counts as an authentication attempt. */
+/**
+ * `/admin <code>` elevates this session when the code is right; every try counts as an authentication attempt.
+ * Agents (their tokens, or messages they send through REST) may not elevate: refused before any code is compared.
+ */
 async function elevate(world: WorldApi, player: OnlinePlayer, args: string[]): Promise<void> {
+  const refusal = elevationRefusal(player);
+  if (refusal) throw new GameError('ADMIN_NOT_ALLOWED', refusal);
   const result = await world.context().auth.adminGate.check(args.join(' '), { accountId: player.accountId, address: player.address });
   if (!result.granted) {
     throw new GameError(result.code, result.code === 'ADMIN_DISABLED' ? 'Admin commands are disabled' : 'Admin access refused');
   }
-  player.isAdmin = true;
+  recordElevation(player);
   player.client.send('admin:granted', { characterId: player.id });
 }
 

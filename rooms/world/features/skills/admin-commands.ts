@@ -1,7 +1,9 @@
 /**
  * Admin chat commands, for sessions elevated with `/admin <code>` (player.isAdmin): /teleport x z, /give itemId qty,
  * /setlevel skill level, /kick name, /spawn npcId. Each use is audit-logged (a structured `admin_command` line with
- * the admin, the command and its outcome); without elevation they are refused with NOT_ADMIN. Registered only
+ * the admin, the real actor — the player's own token, an agent token, or an agent speaking through REST —, the
+ * command and its outcome). Refused with NOT_ADMIN unless the session is elevated *and* the one acting now may hold
+ * the elevation (session-rights.ts: a player token of the principal that elevated; never an agent). Registered only
  * when ADMIN_CODE is configured (otherwise, like every unknown command, UNKNOWN_COMMAND).
  */
 import { CloseCode } from '@colyseus/core';
@@ -9,10 +11,12 @@ import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
 import { addItems } from '../../../../src/game/inventory.ts';
 import { MAX_STACK } from '../../../../src/game/quantity.ts';
 import { MAX_LEVEL, SKILLS, xpForLevel, type Skill } from '../../../../src/game/skills.ts';
+import { agentActor } from '../../../../src/agents/actor.ts';
 import { GameError } from '../../../game-error.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { CommandHandler, WorldApi } from '../../world-api.ts';
+import { holdsElevation, sessionIdentity } from '../session-rights.ts';
 import { combatOf } from './combat.ts';
 import { afterLevelChange, saveSkills, skillsOf } from './skill-book.ts';
 
@@ -24,13 +28,21 @@ function integer(raw: string | undefined, name: string, min: number, max: number
   return value;
 }
 
+/** Who really sent the command: an agent through REST, the session's token (player or agent), with its token id. */
+function actorOf(player: OnlinePlayer): Record<string, unknown> {
+  const agent = agentActor();
+  if (agent) return { actor: 'agent', agentId: agent.agentId };
+  const identity = sessionIdentity(player);
+  return { actor: identity?.scope === 'agent' ? 'agent_token' : 'player', tokenId: identity?.tokenId };
+}
+
 function audit(world: WorldApi, player: OnlinePlayer, command: string, args: string[], outcome: string, details: Record<string, unknown> = {}): void {
-  world.context().logger.info({ audit: 'admin_command', adminCharacterId: player.id, adminAccountId: player.accountId, adminName: player.name, command, args, outcome, ...details }, `admin /${command} ${outcome}`);
+  world.context().logger.info({ audit: 'admin_command', adminCharacterId: player.id, adminAccountId: player.accountId, adminName: player.name, ...actorOf(player), command, args, outcome, ...details }, `admin /${command} ${outcome}`);
 }
 
 function adminCommand(world: WorldApi, name: string, run: (player: OnlinePlayer, args: string[]) => Promise<Record<string, unknown>> | Record<string, unknown>): CommandHandler {
   return async (player, args) => {
-    if (!player.isAdmin) {
+    if (!holdsElevation(player)) {
       audit(world, player, name, args, 'refused');
       throw new GameError('NOT_ADMIN', `/${name} needs admin access (/admin <code>)`);
     }
