@@ -1,0 +1,83 @@
+/**
+ * `npm run loadtest:colyseus`: Colyseus' own load-test tool with loadtest/colyseus-bot.ts, against the real server on
+ * loopback, briefly. The tool's own summary (written to --output) must report every bot connected and none failed.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { mintLoadTestTokens } from '../src/tools/mint-tokens.ts';
+import { PROJECT_ROOT } from './helpers/process.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+interface ToolRun {
+  code: number | null;
+  summary: string;
+  output: string;
+}
+
+/** Runs the npm script for a few seconds (the bot stops itself after --duration; the kill is a safety net). */
+function runTool(server: TestServer, outputFile: string, args: string[]): Promise<ToolRun> {
+  const child = spawn('npm', ['run', '--silent', 'loadtest:colyseus', '--',
+    '--endpoint', server.baseUrl, '--duration', '3', '--output', outputFile, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const safety = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => child.once('exit', (code) => {
+    clearTimeout(safety);
+    resolve({ code, output, summary: fs.existsSync(outputFile) ? fs.readFileSync(outputFile, 'utf8') : '' });
+  }));
+}
+
+function counter(summary: string, label: string): number {
+  const match = new RegExp(`${label}: (\\d+)`).exec(summary);
+  assert.ok(match, `"${label}" in the tool's summary:\n${summary}`);
+  return Number(match[1]);
+}
+
+describe('npm run loadtest:colyseus (Colyseus\' own load-test tool) @db', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let dir: string;
+
+  before(async () => {
+    // Two authentication attempts a minute: enough for two anonymous logins, not for a third.
+    server = await startTestServer({ RATE_LIMIT_AUTH_PER_MINUTE: '2' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'colyseus-loadtest-'));
+  });
+  after(async () => {
+    await server?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('bots with anonymous tokens join the world, and the tool counts them connected', async () => {
+    const run = await runTool(server, path.join(dir, 'anonymous.log'), ['--numClients', '2']);
+    assert.equal(run.code, 0, run.output.slice(-2000));
+    assert.equal(counter(run.summary, 'Successful connections'), 2);
+    assert.equal(counter(run.summary, 'Failed connections'), 0);
+    assert.equal(counter(run.summary, 'Total errors'), 0);
+  });
+
+  it('bots with minted tokens spend no authentication attempt (the limit is already used up)', async () => {
+    const minted = await mintLoadTestTokens({ em: server.context.db.em.fork(), tokens: server.context.auth.tokens, count: 3, ttlSeconds: 600 });
+    const tokensFile = path.join(dir, 'tokens.txt');
+    fs.writeFileSync(tokensFile, minted.map((entry) => entry.token).join('\n'));
+    const run = await runTool(server, path.join(dir, 'minted.log'), ['--numClients', '3', '--tokens', tokensFile]);
+    assert.equal(run.code, 0, run.output.slice(-2000));
+    assert.equal(counter(run.summary, 'Successful connections'), 3);
+    assert.equal(counter(run.summary, 'Failed connections'), 0);
+  });
+
+  it('refuses out-of-bounds runs before connecting anything', async () => {
+    const run = await runTool(server, path.join(dir, 'refused.log'), ['--numClients', '5001']);
+    assert.equal(run.code, 2);
+    assert.match(run.output, /--numClients must be 1 to 5000/);
+    assert.equal(run.summary, '');
+  });
+});
