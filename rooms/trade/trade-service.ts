@@ -1,10 +1,11 @@
 /**
  * The trades of one world: pending requests (expiring), the request cooldown, the open sessions and which player
  * is in which. Opening a trade creates its TradeRoom through the matchmaker (never a client); the session
- * then runs the trade. Leaving the world, dying and shutting down cancel a player's trade and requests.
+ * then runs the trade. Leaving the world, a dropped connection (even while the world holds the player's seat for a
+ * reconnection), dying and shutting down cancel a player's trade and requests.
  */
 import { randomUUID } from 'node:crypto';
-import { matchMaker } from '@colyseus/core';
+import { matchMaker, type Client } from '@colyseus/core';
 import type { Logger } from '../../src/logger.ts';
 import { GameError } from '../game-error.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
@@ -36,6 +37,9 @@ export class TradeService {
   private readonly sessions = new Map<string, TradeSession>();
   private readonly byPlayer = new Map<string, TradeSession>();
   private readonly lastRequestAt = new Map<string, number>();
+  /** Players whose connection dropped, with the client that dropped: they count as connected again once the world
+   * has given them a new client (a reconnection within the grace period). */
+  private readonly droppedClients = new Map<string, Client>();
 
   constructor(world: WorldApi, settings: TradeServiceSettings, logger: Logger) {
     this.world = world;
@@ -52,6 +56,7 @@ export class TradeService {
     if (targetId === player.id) throw new GameError('SELF_TRADE', 'You cannot trade with yourself');
     const target = this.world.player(targetId);
     if (!target) throw new GameError('PLAYER_NOT_FOUND', 'That player is not in the world');
+    if (!this.connected(target)) throw new GameError('PLAYER_NOT_FOUND', `${target.name} is not connected`);
     if (target.accountId === player.accountId) throw new GameError('SELF_TRADE', 'You cannot trade with your own characters');
     const pairKey = `${player.id}>${target.id}`;
     const now = performance.now();
@@ -91,7 +96,8 @@ export class TradeService {
       this.endRequest(request, 'declined', [requester, player]);
       return;
     }
-    if (!requester) {
+    // A requester who dropped lost its requests at once (playerDropped); this guards the same rule.
+    if (!requester || !this.connected(requester)) {
       this.dropRequest(request);
       this.endRequest(request, 'disconnected', [player]);
       return;
@@ -113,8 +119,19 @@ export class TradeService {
     await session.act(player.id, action);
   }
 
+  /**
+   * A dropped connection ends the player's requests (both ways) and its trade with `disconnected` at once, as
+   * leaving does: the world keeps the player's seat for a while, but nobody can trade with a player who is gone.
+   */
+  async playerDropped(player: OnlinePlayer): Promise<void> {
+    this.droppedClients.set(player.id, player.client);
+    this.dropRequestsOf(player, 'disconnected');
+    await this.byPlayer.get(player.id)?.cancelAndSettle('disconnected');
+  }
+
   /** Leaving the world cancels the player's trade and requests (after a running swap has settled). */
   async playerLeft(player: OnlinePlayer, reason: LeaveReason): Promise<void> {
+    this.droppedClients.delete(player.id);
     const cancelReason: CancelReason = reason === 'server_shutdown' ? 'server_shutdown' : 'disconnected';
     this.dropRequestsOf(player, cancelReason);
     await this.byPlayer.get(player.id)?.cancelAndSettle(cancelReason);
@@ -126,6 +143,11 @@ export class TradeService {
   }
 
   // ---- internals ----
+
+  /** False while the player's connection is dropped (the world holds its seat, waiting for a reconnection). */
+  private connected(player: OnlinePlayer): boolean {
+    return this.droppedClients.get(player.id) !== player.client;
+  }
 
   private async open(tradeId: string, initiator: OnlinePlayer, partner: OnlinePlayer): Promise<void> {
     const session = new TradeSession({

@@ -52,6 +52,11 @@ export interface WorldApi {
   removeEntity(entity: WorldEntity): void;
   /** Puts a player on a tile at once (respawn, teleport), stopping its walk. */
   movePlayer(player: OnlinePlayer, tile: Tile): void;
+  /**
+   * Runs when a player's connection drops and the world holds its seat for a reconnection (the player stays in
+   * the world, marked disconnected): what needs a connected player ends now (trade requests, an open trade).
+   */
+  onPlayerDropped(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Runs when a player dies, before the death is resolved (e.g. an open trade is cancelled). */
   onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Tells every feature that the player died (called by whatever killed it). */

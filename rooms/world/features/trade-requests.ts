@@ -50,6 +50,7 @@ export const tradeRequests: WorldFeature = {
     for (const type of Object.keys(TRADE_ACTIONS) as TradeActionEvent[]) {
       on(type, TRADE_ACTIONS[type], (player, data) => service.act(player, data.tradeId, toAction(type, data)));
     }
+    world.onPlayerDropped((player) => service.playerDropped(player));
     world.onPlayerLeave((player, reason) => service.playerLeft(player, reason));
     world.onPlayerDied((player) => service.playerDied(player));
   },
