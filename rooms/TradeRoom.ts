@@ -52,6 +52,7 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
   }
 
   override onJoin(client: Client, _options: unknown, identity: Identity): void {
+    this.countSends(client);
     try {
       if (!this.session) throw new GameError('TRADE_NOT_FOUND', 'This trade has ended');
       const player = this.session.bindClient(identity.accountId, client);

@@ -13,6 +13,9 @@ import { GameError } from './game-error.ts';
 /** WebSocket close code for a client that keeps flooding (policy violation). */
 const FLOOD_CLOSE = 1008;
 
+/** SDK clients whose sends are already counted. */
+const countedClients = new WeakSet<Client>();
+
 type MessageHandler<T> = (client: Client, data: T) => void | Promise<void>;
 
 interface Registration {
@@ -90,6 +93,21 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
         this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type);
       }
     }
+  }
+
+  /**
+   * Counts the events an SDK client is sent into game_messages_out_total (a /ws client's connection counts its
+   * own). Call when a client joins or reconnects; once per client.
+   */
+  protected countSends(client: Client): void {
+    if (isJsonClient(client) || countedClients.has(client)) return;
+    countedClients.add(client);
+    const metrics = gameContext().metrics;
+    const send = client.send.bind(client);
+    client.send = ((type: unknown, message?: unknown, options?: unknown) => {
+      metrics.countOutbound(typeof type === 'string' ? type : 'other');
+      (send as (type: unknown, message?: unknown, options?: unknown) => void)(type, message, options);
+    }) as Client['send'];
   }
 
   sendError(client: Client, error: GameError, event?: string): void {

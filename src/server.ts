@@ -84,9 +84,11 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
 
   const autosave = new AutoSave(config.saveIntervalSeconds, logger);
-  const auth = new AuthService({ config, logger, db, limits: await createLimiterBackend(limiterBackendOptions(config, logger)) });
   const online = new Set<string>();
   const metrics = new GameMetrics({ playersOnline: () => online.size, rooms: () => matchMaker.stats.local.roomCount });
+  metrics.watchDatabase(db);
+  const limits = await createLimiterBackend({ ...limiterBackendOptions(config, logger), onReject: metrics.rateLimited });
+  const auth = new AuthService({ config, logger, db, limits });
   const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online, pendingWrites: new Set() };
   setGameContext(context);
 
@@ -110,6 +112,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       },
       createMessageLimiter: () => auth.createMessageLimiter(),
       toCodedError: codedError,
+      countOutbound: (type) => metrics.countOutbound(type),
     },
   });
   const colyseus = new Server({
@@ -123,6 +126,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
         logger,
         trustProxy: config.trustProxy,
         guards: [
+          metrics.httpMiddleware(),
           ...edgeGuards(config, auth),
           ...(cluster.enabled ? [forwardWorldBoundApi({ cluster, secret: config.jwtSecret, hostsWorld: () => worldOf(context) !== undefined })] : []),
           api.guard,
@@ -187,6 +191,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       await autosave.stop();
       await auth.stop();
       await db.close();
+      metrics.close();
       setGameContext(undefined);
       logger.info('shutdown complete');
     })();

@@ -213,6 +213,7 @@ export class TradeService {
   /** A request that never became a trade: tradeCancelled to whoever is told, and its audit row. */
   private endRequest(request: PendingRequest, reason: CancelReason, notify: Array<OnlinePlayer | undefined>): void {
     logTradeStep(this.logger, 'cancel', { tradeId: request.id, reason, fromId: request.fromId, toId: request.toId });
+    this.world.context().metrics.tradeEnded('cancelled', reason);
     for (const player of notify) player?.client.send('tradeCancelled', { tradeId: request.id, reason, message: CANCEL_MESSAGES[reason] });
     void writeTradeAudit(this.world.context().db.em.fork(), {
       id: request.id, initiatorId: request.fromId, partnerId: request.toId, status: 'cancelled', reason,

@@ -296,7 +296,7 @@ export class TradeSession {
             initiatorItems: offers.a, partnerItems: offers.b, startedAt: this.startedAt,
           })],
         };
-      });
+      }, { operation: 'trade' });
     } catch (error) {
       this.logger.error({ err: error, tradeId: this.id }, 'trade swap failed');
       this.swapRefused({ code: 'INTERNAL_ERROR', message: 'The trade could not be completed; nothing was exchanged', side: undefined });
@@ -377,6 +377,7 @@ export class TradeSession {
       if (side.player.lock === 'trade') side.player.lock = undefined;
     }
     this.onEnd(this);
+    this.world.context().metrics.tradeEnded(status, reason);
     this.render();
     if (status === 'cancelled') {
       const by = byPlayerId ? this.sides().find((s) => s.player.id === byPlayerId)?.player : undefined;

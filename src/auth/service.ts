@@ -201,7 +201,10 @@ export class AuthService {
 
   /** A per-connection WebSocket message limiter with the configured rate (allow-all when limits are disabled). */
   createMessageLimiter(): MessageRateLimiter {
-    return new MessageRateLimiter({ perSecond: this.config.wsMessagesPerSecond, enabled: !this.config.disableRateLimit });
+    const onReject = this.limits.onReject;
+    return new MessageRateLimiter({
+      perSecond: this.config.wsMessagesPerSecond, enabled: !this.config.disableRateLimit, onReject: onReject && (() => onReject('ws_messages')),
+    });
   }
 
   /** Deletes expired temporary identities (and, by cascade, their characters); returns how many. */

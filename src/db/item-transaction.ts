@@ -14,6 +14,7 @@ import { MAIN_TAB_NAME, emptyBank, type Bank, type BankEntry, type BankTab } fro
 import { EQUIPMENT_SLOTS, emptyEquipment, type Equipment, type EquipmentSlot } from '../game/equipment.ts';
 import { INVENTORY_SIZE, countItem, emptyInventory, type Inventory, type InventoryItem, type ItemMetadata } from '../game/inventory.ts';
 import { COINS } from '../game/shop.ts';
+import { traceItemTransaction } from '../observability/channels.ts';
 import type { Database } from './database.ts';
 
 export interface Containers {
@@ -26,6 +27,8 @@ export interface Containers {
 export interface ItemTransactionOptions {
   /** Also lock-read and write the characters' banks. */
   bank?: boolean;
+  /** The `operation` label of game_db_transaction_seconds: a fixed name per caller (default `items`). */
+  operation?: string;
 }
 
 export type ContainersById = ReadonlyMap<string, Containers>;
@@ -279,6 +282,15 @@ export async function runItemTransaction<T>(
   characterIds: readonly string[],
   work: (tx: SqlEntityManager, loaded: ContainersById) => Promise<ItemWork<T>>,
   options: ItemTransactionOptions = {},
+): Promise<{ value: T; containers: ContainersById }> {
+  return traceItemTransaction(db, options.operation ?? 'items', () => runWithRetries(db, characterIds, work, options));
+}
+
+async function runWithRetries<T>(
+  db: Database,
+  characterIds: readonly string[],
+  work: (tx: SqlEntityManager, loaded: ContainersById) => Promise<ItemWork<T>>,
+  options: ItemTransactionOptions,
 ): Promise<{ value: T; containers: ContainersById }> {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -76,6 +76,8 @@ export interface ConnectionServices {
   createMessageLimiter(): MessageAdmission;
   /** Turns any thrown value into a coded error for the client. */
   toCodedError(error: unknown): CodedError;
+  /** Counts one event sent to the client (metrics; must not allocate). */
+  countOutbound?(type: string): void;
 }
 
 /** The rooms' side of routing: whether a room handles an event, and handing it over. */
@@ -145,7 +147,12 @@ export class JsonConnection implements JsonChannel {
       this.heldTradeEvents.push({ type, data });
       return;
     }
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(encodeEnvelope(type, data));
+    if (this.socket.readyState === WebSocket.OPEN) this.send(type, encodeEnvelope(type, data));
+  }
+
+  private send(type: string, frame: string): void {
+    this.services.countOutbound?.(type);
+    this.socket.send(frame);
   }
 
   /**
@@ -165,16 +172,16 @@ export class JsonConnection implements JsonChannel {
       const held = this.heldTradeEvents;
       this.heldTradeEvents = [];
       if (this.socket.readyState === WebSocket.OPEN) {
-        this.socket.send(encodeEnvelope(type, data));
-        for (const event of held) this.socket.send(encodeEnvelope(event.type, event.data));
+        this.send(type, encodeEnvelope(type, data));
+        for (const event of held) this.send(event.type, encodeEnvelope(event.type, event.data));
       }
     });
     this.tradeJoin = join;
   }
 
-  /** Sends a frame already serialised by the room (world:update fragments). */
+  /** Sends a frame already serialised by the room (world:update fragments: counted as `world:update`). */
   sendText(text: string): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
+    if (this.socket.readyState === WebSocket.OPEN) this.send('world:update', text);
   }
 
   membershipEnded(client: JsonClient, code: number | undefined): void {

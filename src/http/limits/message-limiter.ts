@@ -15,6 +15,8 @@ export interface MessageLimiterOptions {
   sustainedMs?: number;
   /** False: everything is allowed (DISABLE_RATE_LIMIT). */
   enabled?: boolean;
+  /** Called for each rejected message (metrics). */
+  onReject?: () => void;
 }
 
 /** WebSocket close code for a flooding client (RFC 6455: policy violation). */
@@ -26,6 +28,7 @@ export class MessageRateLimiter {
   private readonly burstRejects: number;
   private readonly sustainedMs: number;
   private readonly enabled: boolean;
+  private readonly onReject: (() => void) | undefined;
   /** Times of the last `perSecond` allowed messages, a ring buffer. */
   private readonly allowedAt: Float64Array;
   private next = 0;
@@ -42,6 +45,7 @@ export class MessageRateLimiter {
     this.burstRejects = options.burstRejects ?? options.perSecond;
     this.sustainedMs = options.sustainedMs ?? 5000;
     this.enabled = options.enabled ?? true;
+    this.onReject = options.onReject;
     this.allowedAt = new Float64Array(options.perSecond);
   }
 
@@ -60,6 +64,7 @@ export class MessageRateLimiter {
   }
 
   private reject(now: number): MessageVerdict {
+    this.onReject?.();
     if (now - this.rejectWindowStart >= WINDOW_MS) {
       this.rejectWindowStart = now;
       this.rejectsInWindow = 0;

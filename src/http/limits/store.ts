@@ -33,6 +33,8 @@ export interface Limiter {
 
 export interface LimiterBackend {
   readonly kind: 'memory' | 'redis' | 'disabled';
+  /** Told the limiter's name each time a limit refuses something (game_rate_limit_rejections_total). */
+  readonly onReject?: (limit: string) => void;
   create(spec: LimiterSpec): Limiter;
   close(): Promise<void>;
 }
@@ -42,6 +44,8 @@ export interface LimiterBackendOptions {
   keyPrefix: string;
   disabled?: boolean;
   logger?: Logger;
+  /** Told the limiter's name each time a limit refuses something. */
+  onReject?: (limit: string) => void;
 }
 
 export function limiterBackendOptions(config: Config, logger?: Logger): LimiterBackendOptions {
@@ -53,10 +57,13 @@ class FlexibleLimiter implements Limiter {
   private readonly limiter: RateLimiterAbstract;
   private readonly logger: Logger | undefined;
 
-  constructor(spec: LimiterSpec, limiter: RateLimiterAbstract, logger: Logger | undefined) {
+  private readonly onReject: ((limit: string) => void) | undefined;
+
+  constructor(spec: LimiterSpec, limiter: RateLimiterAbstract, logger: Logger | undefined, onReject?: (limit: string) => void) {
     this.spec = spec;
     this.limiter = limiter;
     this.logger = logger;
+    this.onReject = onReject;
   }
 
   async consume(key: string): Promise<LimitDecision> {
@@ -67,6 +74,7 @@ class FlexibleLimiter implements Limiter {
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
         const wait = Math.max(1, rejection.msBeforeNext);
+        this.onReject?.(this.spec.name);
         return { allowed: false, limit, remaining: 0, resetMs: wait, retryAfterMs: wait };
       }
       // The store failed and no insurance answered: let the request through rather than fail everyone.
@@ -117,13 +125,13 @@ function memoryLimiter(spec: LimiterSpec, keyPrefix: string): RateLimiterMemory 
 }
 
 export async function createLimiterBackend(options: LimiterBackendOptions): Promise<LimiterBackend> {
-  const { keyPrefix, logger } = options;
+  const { keyPrefix, logger, onReject } = options;
   if (options.disabled) {
     logger?.warn('rate limiting is disabled (DISABLE_RATE_LIMIT, development only)');
-    return { kind: 'disabled', create: (spec) => new UnlimitedLimiter(spec), close: async () => {} };
+    return { kind: 'disabled', onReject, create: (spec) => new UnlimitedLimiter(spec), close: async () => {} };
   }
   if (!options.redisUrl) {
-    return { kind: 'memory', create: (spec) => new FlexibleLimiter(spec, memoryLimiter(spec, keyPrefix), logger), close: async () => {} };
+    return { kind: 'memory', onReject, create: (spec) => new FlexibleLimiter(spec, memoryLimiter(spec, keyPrefix), logger, onReject), close: async () => {} };
   }
 
   const redis = new Redis(options.redisUrl, {
@@ -142,6 +150,7 @@ export async function createLimiterBackend(options: LimiterBackendOptions): Prom
   }
   return {
     kind: 'redis',
+    onReject,
     create: (spec) => new FlexibleLimiter(spec, new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${keyPrefix}:${spec.name}`,
@@ -150,7 +159,7 @@ export async function createLimiterBackend(options: LimiterBackendOptions): Prom
       blockDuration: spec.blockSeconds,
       rejectIfRedisNotReady: true,
       insuranceLimiter: memoryLimiter(spec, `${keyPrefix}:insurance`),
-    }), logger),
+    }), logger, onReject),
     close: async () => {
       try {
         await redis.quit();
