@@ -28,6 +28,7 @@ import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from './world/persistence.ts';
+import { admitWorldEntry } from './world/entry-limit.ts';
 import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity, WorldFeature } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
@@ -88,6 +89,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const identity = verified ? await recheckJoiningIdentity(verified) : await authenticateColyseusClient(context);
     const { db } = gameContext();
     try {
+      await admitWorldEntry(identity.accountId);
       let character: Character;
       if (options.createCharacter !== undefined) {
         character = await createCharacter(db.em, gameContext().data!, identity.accountId, options.createCharacter);

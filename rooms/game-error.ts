@@ -27,6 +27,7 @@ const JOIN_STATUS: Record<string, number> = {
   INVALID_NAME: 400,
   INVALID_REQUEST: 400,
   WORLD_UNAVAILABLE: 503,
+  RATE_LIMITED: 429,
 };
 
 /** A join refusal as Colyseus expects it: `ServerError(status, "CODE: message")`. */

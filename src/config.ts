@@ -46,7 +46,7 @@ export interface Config {
   readonly clusterKeyPrefix: string;
   readonly clientBuildDir: string;
   readonly logLevel: string;
-  /** /ws: milliseconds a new connection has to send `authenticate` (default 10 s). */
+  /** /ws: milliseconds a new connection has to send `authenticate` (default 5 s: an unauthenticated socket is cheap to open). */
   readonly wsAuthTimeoutMs: number;
   /** Area-of-interest radius in tiles: players receive entities within this Chebyshev distance. */
   readonly worldInterestRadius: number;
@@ -93,6 +93,14 @@ export interface Config {
   /** Prefix of the limiter keys (in Redis when REDIS_URL is set). */
   readonly rateLimitKeyPrefix: string;
   readonly wsMessagesPerSecond: number;
+  /** Concurrent WebSocket connections (/ws and SDK room sockets) one address may hold (issue #17). */
+  readonly wsMaxConnectionsPerAddress: number;
+  /** Of those, /ws connections that have not authenticated yet. */
+  readonly wsMaxUnauthenticatedPerAddress: number;
+  /** World entries (`world:enter`, SDK joins) one account may make per minute; reconnections are free. */
+  readonly worldEntriesPerMinute: number;
+  /** Item transactions (moves, bank, shop, equip… — each a database transaction) per account per second. */
+  readonly itemTransactionsPerSecond: number;
 
   // The economy (docs/economy.md).
   /** How long a dropped item is visible to its owner only (GROUND_ITEM_PRIVATE_SECONDS). */
@@ -359,7 +367,7 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     clusterKeyPrefix: read.string('CLUSTER_KEY_PREFIX') ?? 'rsgame:',
     clientBuildDir: path.resolve(projectRoot, read.string('CLIENT_BUILD_DIR') ?? 'client/dist'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info'),
-    wsAuthTimeoutMs: read.integer('WS_AUTH_TIMEOUT_MS', 10_000, 100, 120_000),
+    wsAuthTimeoutMs: read.integer('WS_AUTH_TIMEOUT_MS', 5_000, 100, 120_000),
     worldInterestRadius: read.integer('WORLD_INTEREST_RADIUS', 16, 2, 64),
     metricsToken: read.string('METRICS_TOKEN'),
 
@@ -385,6 +393,10 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     rateLimitBlockSeconds: read.integer('RATE_LIMIT_BLOCK_SECONDS', 60, 1, 86_400),
     rateLimitKeyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'rl',
     wsMessagesPerSecond: read.integer('WS_MESSAGES_PER_SECOND', 60, 1, 100_000),
+    wsMaxConnectionsPerAddress: read.integer('WS_MAX_CONNECTIONS_PER_ADDRESS', testLimit(100), 1, TEST_RATE_LIMIT),
+    wsMaxUnauthenticatedPerAddress: read.integer('WS_MAX_UNAUTHENTICATED_PER_ADDRESS', testLimit(10), 1, TEST_RATE_LIMIT),
+    worldEntriesPerMinute: read.integer('WORLD_ENTRIES_PER_MINUTE', testLimit(12), 1, TEST_RATE_LIMIT),
+    itemTransactionsPerSecond: read.integer('ITEM_TRANSACTIONS_PER_SECOND', testLimit(10), 1, TEST_RATE_LIMIT),
     groundItemPrivateSeconds: read.integer('GROUND_ITEM_PRIVATE_SECONDS', 60, 0, 86_400),
     groundItemPublicSeconds: read.integer('GROUND_ITEM_PUBLIC_SECONDS', 120, 1, 86_400),
     gravestoneSeconds: read.integer('GRAVESTONE_SECONDS', 900, 1, 7 * 86_400),

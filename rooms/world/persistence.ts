@@ -28,13 +28,29 @@ export async function createCharacter(em: SqlEntityManager, data: GameData, acco
   }
 }
 
+/** A character entering again within this many seconds of leaving continues its last session row. */
+export const SESSION_RESUME_SECONDS = 60;
+
+/**
+ * Opens the session row of an entry. Churn collapses: when the character's last session ended less than
+ * SESSION_RESUME_SECONDS ago, that row is reopened (its playtime keeps adding up) instead of a new one written,
+ * so entering and leaving in a loop cannot grow the table by a row per entry. Only a plain leave (logout or a
+ * dropped connection) is resumed: a kick, an ended session or a shutdown keeps its row as the record of it.
+ */
 export async function startSession(em: SqlEntityManager, characterId: string, accountId: string): Promise<string> {
-  const fork = em.fork();
-  const id = randomUUID();
-  fork.create(PlayerSession, { id, characterId, accountId });
-  await fork.nativeUpdate(Character, { id: characterId }, { lastLoginAt: new Date() });
-  await fork.flush();
-  return id;
+  return em.fork().transactional(async (tx) => {
+    await tx.nativeUpdate(Character, { id: characterId }, { lastLoginAt: new Date() });
+    const [resumed] = await tx.execute<Array<{ id: string }>>(
+      `update player_sessions set ended_at = null, reason = null
+        where id = (select id from (select id, reason, ended_at from player_sessions where character_id = ?
+                                    order by started_at desc limit 1) last
+                     where reason in ('logout', 'disconnected') and ended_at > now() - make_interval(secs => ?))
+        returning id`, [characterId, SESSION_RESUME_SECONDS]);
+    if (resumed) return resumed.id;
+    const id = randomUUID();
+    tx.create(PlayerSession, { id, characterId, accountId });
+    return id;
+  });
 }
 
 export interface SessionEnd {
@@ -53,9 +69,9 @@ export async function endSession(em: SqlEntityManager, end: SessionEnd, tileSize
         positionX: end.position.x * tileSize, positionZ: end.position.z * tileSize,
       });
     }
-    await tx.nativeUpdate(PlayerSession, { id: end.sessionRowId }, {
-      endedAt: new Date(), reason: end.reason, playtimeSeconds: Math.round((Date.now() - end.joinedAt) / 1000),
-    });
+    // Adds to the playtime: a resumed row (startSession) already holds the earlier spans'.
+    await tx.execute('update player_sessions set ended_at = now(), reason = ?, playtime_seconds = playtime_seconds + ? where id = ?',
+      [end.reason, Math.round((Date.now() - end.joinedAt) / 1000), end.sessionRowId]);
   });
 }
 
