@@ -5,7 +5,7 @@
 import path from 'node:path';
 import http, { type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server, matchMaker } from '@colyseus/core';
+import { Server, createRouter, matchMaker } from '@colyseus/core';
 import express, { Router } from 'express';
 import { codedError } from '../rooms/game-error.ts';
 import { TradeRoom } from '../rooms/TradeRoom.ts';
@@ -23,6 +23,7 @@ import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
 import { createOperatorToolsRouter } from './http/operator-tools.ts';
+import { installMatchmakerRefusals, matchmakerProblemResponse } from './http/matchmaker-errors.ts';
 import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { installRequestLog } from './http/request-log.ts';
@@ -30,6 +31,7 @@ import { createLimiterBackend, limiterBackendOptions } from './http/limits/store
 import { createGameApi } from './http/routes/api.ts';
 import { createAuthRouter } from './http/routes/auth.ts';
 import { createMetricsRouter } from './http/routes/metrics.ts';
+import { createWorldMapRouter } from './http/routes/world-map.ts';
 import { edgeGuards } from './http/security.ts';
 import { healthRouter } from './http/routes/health.ts';
 import { createManifestsRouter } from './http/routes/manifests.ts';
@@ -142,12 +144,16 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           createMetricsRouter(metrics, auth, config.metricsToken),
           createAdminTradesRouter(db),
           createOperatorToolsRouter({ config, auth, logger }),
+          createWorldMapRouter(metrics, auth),
           ...api.routers,
         ],
         fallbacks: [frontend],
       });
     },
   });
+  // Matchmaking refusals are 4xx problem details with stable codes, never Colyseus' 52x codes (matchmaker-errors.ts).
+  installMatchmakerRefusals(logger);
+  colyseus.router = createRouter({}, { onResponse: matchmakerProblemResponse });
   colyseus.define('world', WorldRoom);
   colyseus.define('trade', TradeRoom);
 

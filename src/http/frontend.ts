@@ -7,7 +7,7 @@
  *   cached for a year as immutable; every other file, index.html included, is `no-cache` (revalidated by ETag).
  * - A GET or HEAD for a page route (last path segment without a file extension) that matches no file gets
  *   index.html, so the client's router can handle deep links.
- * - Server paths (/api, /ws, /manifests, /health, /status, /env.js, /metrics, /colyseus, /playground, /matchmake)
+ * - Server paths (/api, /ws, /manifests, /health, /status, /env.js, /metrics, /colyseus, /playground, /operator, /matchmake)
  *   never get a file or the fallback, and neither do missing files with an extension: both reach the 404 handler
  *   and answer a problem document like every other unknown path.
  */
@@ -16,7 +16,7 @@ import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 
 /** Paths owned by the server: never answered from the client build. Case-insensitive, as Express routing is. */
-export const SERVER_PATHS = /^\/(?:api|ws|manifests|health|status|env\.js|metrics|colyseus|playground|matchmake)(?:\/|$)/i;
+export const SERVER_PATHS = /^\/(?:api|ws|manifests|health|status|env\.js|metrics|colyseus|playground|operator|matchmake)(?:\/|$)/i;
 
 const HASHED = /^assets\/|[.-][0-9a-f]{8,}\.[A-Za-z0-9]+$/;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

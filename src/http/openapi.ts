@@ -158,6 +158,19 @@ export function documentOtherRoutes(registry: ApiRegistry): void {
     query: z.object({ characterId: z.string().max(64).optional(), limit: z.string().optional() }),
     responses: { 200: { description: 'audited trades', schema: z.object({ trades: z.array(z.record(z.string(), z.unknown())) }) } }, errors: [400] });
   add({ method: 'get', path: '/metrics', tags: ['service'], summary: 'Prometheus metrics (scraper token or admin role)', responses: text('Prometheus text format') });
+  // The live world map's data (docs/operations.md); the page itself, /operator/world-map, is an operator UI like /colyseus.
+  const mapWorld = z.object({ worldId: z.string() });
+  const mapSummary = z.object({ worldId: z.string(), tick: z.number(), players: z.number(), lastTickMs: z.number().nullable() });
+  add({ method: 'get', path: '/operator/world-map/api/worlds', tags: ['operator'], summary: 'World rooms of this process (admin; Bearer or Basic with the token as password)',
+    responses: { 200: { description: 'worlds', schema: z.object({ worlds: z.array(mapSummary) }) } } });
+  add({ method: 'get', path: '/operator/world-map/api/worlds/:worldId/tiles', tags: ['operator'], summary: 'A world\'s tile map: one row per z, `.` ground, `~` water, `#` blocked (admin)',
+    params: mapWorld, errors: [404], responses: { 200: { description: 'tiles', schema: z.object({
+      worldId: z.string(), width: z.number(), depth: z.number(), home: z.object({ x: z.number(), z: z.number() }), rows: z.array(z.string()),
+    }) } } });
+  add({ method: 'get', path: '/operator/world-map/api/worlds/:worldId/snapshot', tags: ['operator'], summary: 'Every entity of a world, its tick and last tick time (admin)',
+    params: mapWorld, errors: [404], responses: { 200: { description: 'snapshot', schema: mapSummary.extend({
+      entities: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
+    }) } } });
 }
 
 export function documentOpenApiRoute(registry: ApiRegistry): void {
