@@ -156,6 +156,20 @@ export const REQUIRED_IN_PRODUCTION = [
   'IDP_APP_SECRET',
 ] as const;
 
+/**
+ * The addresses /env.js hands to clients. In production each must be set and must not be a loopback address: the
+ * development defaults (http://localhost:5555, ws://localhost:5555/ws, http://localhost:8080) would send every
+ * player's browser to its own machine without a word.
+ */
+export const PUBLIC_ADDRESS_VARIABLES = ['PUBLIC_API_URL', 'PUBLIC_WS_URL', 'PUBLIC_CDN_URL'] as const;
+
+/** localhost (and *.localhost), 127.0.0.0/8, ::1, and the unspecified 0.0.0.0 / :: — nowhere a client can reach. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host)
+    || host === '::1' || host === '0.0.0.0' || host === '::' || /^::ffff:(127\.|7f)/.test(host);
+}
+
 /** Voice chat (src/http/routes/voice.ts) is configured by all three or none. */
 export const VOICE_VARIABLES = ['VOICE_API_KEY', 'VOICE_API_SECRET', 'VOICE_URL'] as const;
 
@@ -431,6 +445,19 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
     const missing = REQUIRED_IN_PRODUCTION.filter((name) => read.string(name) === undefined);
     if (missing.length > 0) {
       read.problems.push(`NODE_ENV=production requires these variables, which are missing: ${missing.join(', ')}`);
+    }
+    const publicUrls: Record<string, string | undefined> = {
+      PUBLIC_API_URL: config.publicApiUrl, PUBLIC_WS_URL: config.publicWsUrl, PUBLIC_CDN_URL: config.publicCdnUrl, PUBLIC_APP_URL: config.publicAppUrl,
+    };
+    const unusable = [...PUBLIC_ADDRESS_VARIABLES, 'PUBLIC_APP_URL'].flatMap((name) => {
+      const raw = read.string(name);
+      if (raw === undefined) return name === 'PUBLIC_APP_URL' ? [] : [`${name} (unset, so ${publicUrls[name]})`];
+      if (publicUrls[name] !== raw.replace(/\/+$/, '')) return []; // invalid: reported above
+      return isLoopbackHost(new URL(raw).hostname) ? [`${name} (${raw})`] : [];
+    });
+    if (unusable.length > 0) {
+      read.problems.push('NODE_ENV=production needs the public addresses /env.js gives clients, reachable from their machines; '
+        + `unset or loopback: ${unusable.join(', ')}`);
     }
   }
 

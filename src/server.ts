@@ -5,7 +5,7 @@
 import path from 'node:path';
 import http, { type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server, matchMaker } from '@colyseus/core';
+import { Server, createRouter, matchMaker } from '@colyseus/core';
 import express, { Router } from 'express';
 import { codedError } from '../rooms/game-error.ts';
 import { TradeRoom } from '../rooms/TradeRoom.ts';
@@ -23,6 +23,7 @@ import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
 import { createOperatorToolsRouter } from './http/operator-tools.ts';
+import { installMatchmakerRefusals, matchmakerProblemResponse } from './http/matchmaker-errors.ts';
 import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { installRequestLog } from './http/request-log.ts';
@@ -150,6 +151,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       });
     },
   });
+  // Matchmaking refusals are 4xx problem details with stable codes, never Colyseus' 52x codes (matchmaker-errors.ts).
+  installMatchmakerRefusals(logger);
+  colyseus.router = createRouter({}, { onResponse: matchmakerProblemResponse });
   colyseus.define('world', WorldRoom);
   colyseus.define('trade', TradeRoom);
 

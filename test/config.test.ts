@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION, TEST_RATE_LIMIT } from '../src/config.ts';
+import { ConfigError, loadConfig, PUBLIC_ADDRESS_VARIABLES, REQUIRED_IN_PRODUCTION, TEST_RATE_LIMIT } from '../src/config.ts';
 
 const PRODUCTION_ENV = {
   NODE_ENV: 'production',
@@ -10,6 +10,9 @@ const PRODUCTION_ENV = {
   ADMIN_CODE: 'admin-code',
   PUBLIC_IDP_APP_ID: 'app-id',
   IDP_APP_SECRET: 'idp-secret',
+  PUBLIC_API_URL: 'https://api.game.example',
+  PUBLIC_WS_URL: 'wss://api.game.example/ws',
+  PUBLIC_CDN_URL: 'https://cdn.game.example',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -107,8 +110,36 @@ describe('configuration', () => {
 
   it('refuses production without the required variables, listing every missing one', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
-    assert.equal(problems.length, 1);
+    assert.equal(problems.length, 2);
     for (const name of REQUIRED_IN_PRODUCTION) assert.ok(problems[0].includes(name), `${name} listed`);
+    for (const name of PUBLIC_ADDRESS_VARIABLES) assert.ok(problems[1].includes(name), `${name} listed`);
+  });
+
+  it('refuses production when a public address given to clients is unset, naming the loopback default it would hand out', () => {
+    const { PUBLIC_WS_URL: _omit, ...partial } = PRODUCTION_ENV;
+    assert.deepEqual(problemsOf(partial), [
+      'NODE_ENV=production needs the public addresses /env.js gives clients, reachable from their machines; '
+        + 'unset or loopback: PUBLIC_WS_URL (unset, so ws://localhost:5555/ws)',
+    ]);
+  });
+
+  it('refuses loopback public addresses in production, listing each one', () => {
+    const [problem, ...rest] = problemsOf({
+      ...PRODUCTION_ENV, PUBLIC_API_URL: 'http://127.0.0.1:5555', PUBLIC_WS_URL: 'ws://[::1]:5555/ws',
+      PUBLIC_CDN_URL: 'http://LOCALHOST.:8080', PUBLIC_APP_URL: 'http://0.0.0.0:3000',
+    });
+    assert.deepEqual(rest, []);
+    assert.match(problem, /unset or loopback: PUBLIC_API_URL \(http:\/\/127\.0\.0\.1:5555\), PUBLIC_WS_URL \(ws:\/\/\[::1\]:5555\/ws\), PUBLIC_CDN_URL \(http:\/\/LOCALHOST\.:8080\), PUBLIC_APP_URL \(http:\/\/0\.0\.0\.0:3000\)$/);
+    for (const host of ['127.8.9.10', 'app.localhost', '[::ffff:127.0.0.1]']) {
+      assert.equal(problemsOf({ ...PRODUCTION_ENV, PUBLIC_API_URL: `https://${host}` }).length, 1, host);
+    }
+    for (const host of ['10.0.0.5', '127.example.com', 'localhost.example.com', '[2001:db8::1]']) {
+      assert.equal(loadConfig({ ...PRODUCTION_ENV, PUBLIC_API_URL: `https://${host}` }, '/project').config.publicApiUrl, `https://${host}`, host);
+    }
+  });
+
+  it('a bad public address is reported once, as a bad value', () => {
+    assert.deepEqual(problemsOf({ ...PRODUCTION_ENV, PUBLIC_CDN_URL: 'ftp://cdn' }), ['PUBLIC_CDN_URL must be a http: or https: URL (got "ftp://cdn")']);
   });
 
   it('lists only the missing production variables', () => {

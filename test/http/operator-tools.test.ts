@@ -40,7 +40,9 @@ async function startProductionServer(): Promise<GameServer & { baseUrl: string }
     ADMIN_CODE: 'admin-code-operator-tools',
     PUBLIC_IDP_APP_ID: 'app-operator-tools',
     IDP_APP_SECRET: 'idp-secret-operator-tools',
-    PUBLIC_CDN_URL: 'http://127.0.0.1:9',
+    PUBLIC_CDN_URL: 'https://assets.invalid', // unreachable: the manifests come from the local cache
+    PUBLIC_API_URL: 'https://game-server.example',
+    PUBLIC_WS_URL: 'wss://game-server.example/ws',
   }));
   assert.equal(config.isProduction, true);
   const databaseUrl = process.env.DATABASE_URL;

@@ -13,6 +13,7 @@ import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { GameError } from '../../../game-error.ts';
 import { moveItems } from '../../item-moves.ts';
+import { itemBudgetFor } from '../../item-budget.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import type { NpcEntity } from '../../world-entities.ts';
@@ -114,6 +115,8 @@ export async function moveOwnItems<T>(
   options: ItemTransactionOptions = {},
 ): Promise<T> {
   player.assertFree(action);
+  // The one place player-asked item transactions start: each spends the account's budget first (item-budget.ts).
+  itemBudgetFor(world.context().config).spend(player.accountId);
   return moveItems(world, [player.id], async (tx, loaded) => {
     const { value, after } = await work(tx, loaded.get(player.id)!);
     return { value, write: after ? new Map([[player.id, after]]) : new Map() };

@@ -1,0 +1,76 @@
+/**
+ * A per-account budget of item transactions (issue #17 item 7). Each item move a player asks for (inventory, bank,
+ * shop, equipment, quests: `moveOwnItems`) is a database transaction that locks rows and writes them: far dearer
+ * than a chat line or a step, which the per-connection message allowance (WS_MESSAGES_PER_SECOND) prices alike.
+ * This budget is counted apart, per account — over all of its sockets and characters —, so one account cannot buy
+ * the whole database with its message allowance: ITEM_TRANSACTIONS_PER_SECOND (10) a second, with a burst of as
+ * many. Over it the request is refused RATE_LIMITED (with retryAfterMs) before any transaction starts: nothing
+ * changes. Server-driven moves (deaths, gathering, NPC drops, admin commands) are not counted.
+ *
+ * In memory of the process hosting the world: every character of an account is in that process's world.
+ */
+import { GameError } from '../game-error.ts';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+let clock: () => number = () => performance.now();
+
+/** Tests: a fixed clock makes the budget deterministic (no refill while it stands still). */
+export function setItemBudgetClock(next: () => number): void {
+  clock = next;
+}
+
+/** Token buckets by account: `perSecond` tokens a second, holding at most `perSecond`. */
+export class ItemTransactionBudget {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perSecond: number;
+
+  constructor(perSecond: number) {
+    this.perSecond = perSecond;
+  }
+
+  /** Spends `cost` of the account's budget, or throws RATE_LIMITED and spends nothing. */
+  spend(accountId: string, cost = 1, now = clock()): void {
+    const bucket = this.refill(accountId, now);
+    if (bucket.tokens < cost) {
+      const retryAfterMs = Math.ceil(((cost - bucket.tokens) / this.perSecond) * 1000);
+      throw new GameError('RATE_LIMITED', `Too many item actions: at most ${this.perSecond} a second; retry in ${retryAfterMs} ms`, { retryAfterMs });
+    }
+    bucket.tokens -= cost;
+  }
+
+  private refill(accountId: string, now: number): Bucket {
+    let bucket = this.buckets.get(accountId);
+    if (!bucket) {
+      if (this.buckets.size >= 10_000) this.forgetFull(now);
+      bucket = { tokens: this.perSecond, at: now };
+      this.buckets.set(accountId, bucket);
+      return bucket;
+    }
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    return bucket;
+  }
+
+  /** Drops the buckets that have refilled (they hold nothing a new bucket would not). */
+  private forgetFull(now: number): void {
+    for (const [id, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond >= this.perSecond) this.buckets.delete(id);
+    }
+  }
+}
+
+const budgets = new WeakMap<object, ItemTransactionBudget>();
+
+/** The budget of the running server (one per configuration object, so each test server has its own). */
+export function itemBudgetFor(config: { itemTransactionsPerSecond: number }): ItemTransactionBudget {
+  let budget = budgets.get(config);
+  if (!budget) {
+    budget = new ItemTransactionBudget(config.itemTransactionsPerSecond);
+    budgets.set(config, budget);
+  }
+  return budget;
+}

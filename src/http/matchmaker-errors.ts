@@ -1,0 +1,140 @@
+/**
+ * The matchmaking routes (`POST /matchmake/:method/:room`, served by Colyseus' own router, not Express) answer
+ * refusals as problem details like every other route: a 4xx with a stable code for a client fault, never
+ * Colyseus' internal 52x matchmaking codes. Two parts:
+ * - `installMatchmakerRefusals` replaces the controller's `invokeMethod`: it checks the method and the options
+ *   (a JSON object without NUL characters), calls the matchmaker and turns whatever it throws into a
+ *   `ServerError(status, "CODE: message")` — the project's join-refusal convention (rooms/game-error.ts).
+ * - `matchmakerProblemResponse` (the router's `onResponse`) rewrites every error response of that router into
+ *   `application/problem+json`. The body keeps an `error` member ("CODE: message"): the Colyseus SDK reads it as
+ *   the message of the `MatchMakeError` it rejects with (whose `code` is the HTTP status).
+ */
+import { ErrorCode, matchMaker, ServerError } from '@colyseus/core';
+import { GameError } from '../../rooms/game-error.ts';
+import type { Logger } from '../logger.ts';
+import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
+import { problemBody } from './problem.ts';
+
+type Controller = typeof matchMaker.controller;
+type MatchmakeMethod = (target: string, options: unknown, auth: unknown) => Promise<unknown>;
+
+const CODED = /^([A-Z][A-Z0-9_]+): (.*)$/s;
+
+/** A refusal the matchmaking route answers with `status`; the message carries the stable code. */
+function refusal(status: number, code: string, message: string): ServerError {
+  return new ServerError(status, `${code}: ${message}`);
+}
+
+/** Stable codes for statuses a refusal may carry without one (e.g. Colyseus' own 503 while shutting down). */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'AUTH_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'ROOM_NOT_FOUND',
+  409: 'ROOM_LOCKED',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** What the matchmaker (or a room's onAuth/onCreate) threw, as a coded refusal with an HTTP status. */
+export function classifyMatchmakerError(error: unknown, method: string, target: string, logger: Logger): ServerError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof GameError) return refusal(400, error.code, error.message);
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'SeatReservationError') {
+    if (/already full/.test(message)) return refusal(409, 'ROOM_LOCKED', 'The room is full');
+    return refusal(503, 'SERVICE_UNAVAILABLE', 'The room is not reachable right now; try again');
+  }
+  if (typeof code === 'number') {
+    if (code >= 400 && code < 500) {
+      return CODED.test(message) ? new ServerError(code, message) : refusal(code, CODE_BY_STATUS[code] ?? 'BAD_REQUEST', message);
+    }
+    switch (code) {
+      case ErrorCode.MATCHMAKE_NO_HANDLER:
+        return refusal(404, 'UNKNOWN_ROOM_TYPE', `There is no room type "${target.slice(0, 64)}"`);
+      case ErrorCode.MATCHMAKE_INVALID_CRITERIA:
+        return refusal(404, 'ROOM_NOT_FOUND', `There is no open "${target.slice(0, 64)}" room to join`);
+      case ErrorCode.MATCHMAKE_INVALID_ROOM_ID:
+        if (/is locked$/.test(message)) return refusal(409, 'ROOM_LOCKED', 'The room is locked: it is full, or private to its members');
+        return refusal(404, 'ROOM_NOT_FOUND', method === 'reconnect' ? 'The room to reconnect to no longer exists' : 'No such room');
+      case ErrorCode.MATCHMAKE_EXPIRED:
+        return refusal(410, 'RECONNECTION_EXPIRED', 'The reconnection token is invalid or its grace period has ended');
+      case ErrorCode.AUTH_FAILED:
+        return refusal(403, 'FORBIDDEN', 'You may not join this room');
+      case 503:
+        return refusal(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; reconnect shortly');
+    }
+  }
+  logger.error({ err: error, method, target: target.slice(0, 64) }, 'matchmaking failed');
+  return refusal(500, 'INTERNAL_ERROR', 'An unexpected error occurred');
+}
+
+/** Checks a matchmaking call before the matchmaker sees it: method, target, options. */
+function checkCall(controller: Controller, method: string, target: string, options: unknown): void {
+  if (!controller.exposedMethods.includes(method)) throw refusal(403, 'FORBIDDEN', `The matchmaking method "${method.slice(0, 32)}" is not allowed`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw refusal(400, 'INVALID_REQUEST', 'The matchmaking body must be a JSON object of join options');
+  }
+  const nul = findNulCharacter({ target, options });
+  if (nul !== undefined) throw refusal(400, 'INVALID_PAYLOAD', `Invalid matchmaking request at ${nul}: ${NUL_MESSAGE}`);
+  if (method === 'reconnect') {
+    const token = (options as { reconnectionToken?: unknown }).reconnectionToken;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 128) {
+      throw refusal(400, 'INVALID_REQUEST', 'Reconnect with { reconnectionToken } as given when joining');
+    }
+  }
+}
+
+let installedLogger: Logger | undefined;
+
+/** The controller's `invokeMethod`, as installed: checks the call, maps whatever the matchmaker throws. */
+async function invokeMethod(this: Controller, method: string, target: string, options: unknown = {}, auth?: unknown): Promise<unknown> {
+  checkCall(this, method, target, options);
+  try {
+    return await (matchMaker as unknown as Record<string, MatchmakeMethod>)[method](target, options, auth);
+  } catch (error) {
+    throw classifyMatchmakerError(error, method, target, installedLogger!);
+  }
+}
+
+/**
+ * Installs `invokeMethod` on the matchmaking controller (a process-wide singleton, so the latest server's logger
+ * is used). It replaces any earlier wrapper — it checks the exposed methods itself — so call it after anything else
+ * that configures the controller (the origin policy trims `exposedMethods`).
+ */
+export function installMatchmakerRefusals(logger: Logger): void {
+  installedLogger = logger;
+  matchMaker.controller.invokeMethod = invokeMethod as Controller['invokeMethod'];
+}
+
+/**
+ * The matchmaking router's `onResponse`: an error response (its JSON body `{code, error}` or none) becomes a
+ * problem-details response with the same status, or 400 for a status that is not an HTTP one.
+ */
+export async function matchmakerProblemResponse(response: Response): Promise<Response | undefined> {
+  if (response.status < 400) return undefined;
+  let text = '';
+  try {
+    const body = (await response.clone().json()) as { error?: unknown; message?: unknown };
+    text = typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : '';
+  } catch {
+    // no JSON body (e.g. Colyseus' bare 503 while shutting down)
+  }
+  let status = response.status >= 600 ? 400 : response.status;
+  const coded = CODED.exec(text);
+  let code: string;
+  let detail: string;
+  if (coded) {
+    [, code, detail] = coded;
+  } else if (text === 'malformed request body') {
+    [status, code, detail] = [400, 'MALFORMED_JSON', 'The request body is not valid JSON'];
+  } else {
+    code = status >= 500 ? (status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR') : CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
+    detail = status === 503 ? 'The server is shutting down; reconnect shortly' : status >= 500 ? 'An unexpected error occurred' : text || 'The request was refused';
+  }
+  const headers = new Headers(response.headers);
+  headers.set('content-type', 'application/problem+json');
+  headers.delete('content-length');
+  return new Response(JSON.stringify(problemBody(status, code, detail, { error: `${code}: ${detail}` })), { status, headers });
+}
