@@ -3,7 +3,7 @@
  * the area of interest. SDK clients join it through the matchmaker; /ws JSON clients through the adapter, which
  * hands their events to `dispatch` — the same handlers serve both.
  */
-import { CloseCode, type AuthContext, type Client } from '@colyseus/core';
+import { CloseCode, ErrorCode, ServerError, type AuthContext, type Client } from '@colyseus/core';
 import type { z } from 'zod';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
@@ -52,11 +52,19 @@ export interface WorldJoinOptions {
   createCharacter?: unknown;
 }
 
+/** Colyseus' seat consumption, private in its typings: wrapped to check who is reconnecting (see the constructor). */
+type SeatConsumer = (client: Client, authContext: AdapterAuthContext, options?: { reconnectionToken?: unknown }) => Promise<void>;
+
 interface WorldAuth {
   identity: Identity;
   character: Character;
   /** The client's address (for attempt limits such as the admin code). */
   address: string | undefined;
+}
+
+/** A reconnection token that holds no seat: unknown, already used, or past the grace period. */
+function invalidReconnectionToken(): ServerError {
+  return new ServerError(ErrorCode.MATCHMAKE_EXPIRED, 'INVALID_RECONNECTION_TOKEN: The reconnection token is unknown, used or expired');
 }
 
 export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
@@ -80,6 +88,22 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private readonly dropHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly startHooks: Array<() => Promise<void>> = [];
   private unregisterSaver: (() => void) | undefined;
+  /** Reconnection tokens of the seats held for dropped players (onDrop), by token → session id. */
+  private readonly waitingSeats = new Map<string, string>();
+
+  constructor() {
+    super();
+    // Colyseus checks nothing about who takes a held seat: the reconnection token alone would do, from any
+    // socket. Every reconnection (SDK socket or /ws adapter) passes here first, with the auth context of the
+    // connection, before Colyseus consumes the seat; a refusal leaves the seat waiting for its owner.
+    const self = this as unknown as { _onJoin: SeatConsumer };
+    const consumeSeat = self._onJoin.bind(this);
+    self._onJoin = async (client, authContext, options) => {
+      const token = options?.reconnectionToken;
+      if (typeof token === 'string' && token.length > 0) await this.admitReconnection(client, authContext, token);
+      return consumeSeat(client, authContext, options);
+    };
+  }
   private unwatchWorld: (() => void) | undefined;
 
   /** Runs on the matchmaking request: who is joining, and with which of their characters. */
@@ -181,10 +205,34 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     // Colyseus refuses a seat to a client that never acknowledged its join ("not joined"; the SDK's early
     // disconnect) or to a disposing room, and rejects when the grace period runs out: in each case the player
     // simply leaves (onLeave follows). The refusal must be handled here, or it is an unhandled rejection.
+    const token = client.reconnectionToken;
+    this.waitingSeats.set(token, client.sessionId);
     const seat = this.allowReconnection(client, RECONNECT_GRACE_SECONDS);
     Promise.resolve(seat).catch((reason: unknown) => {
       if (reason instanceof Error) gameContext().logger.debug({ err: reason, characterId: player.id }, 'no reconnection seat held');
+    }).finally(() => {
+      if (this.waitingSeats.get(token) === client.sessionId) this.waitingSeats.delete(token);
     });
+  }
+
+  /**
+   * The matchmaker's reconnection lookup (SDK `reconnect` and the /ws adapter). Only a seat held for a dropped
+   * player is handed out. Colyseus would also hand out the seat of a client still connected, closing that live
+   * socket ("stale connection"): here that is ALREADY_ONLINE, as for a fresh join, and the live player stays.
+   */
+  override checkReconnectionToken(reconnectionToken: string): string {
+    const sessionId = this.waitingSeats.get(reconnectionToken);
+    if (sessionId !== undefined && super.hasReservedSeat(sessionId, reconnectionToken)) return sessionId;
+    if (this.clients.some((client) => client.reconnectionToken === reconnectionToken)) {
+      throw joinRefusal('ALREADY_ONLINE', 'That character is connected; a reconnection token only serves a dropped connection');
+    }
+    throw invalidReconnectionToken();
+  }
+
+  /** A socket presenting a reconnection token may take only the seat held for that token (never a live one). */
+  override hasReservedSeat(sessionId: string, reconnectionToken?: string): boolean {
+    if (typeof reconnectionToken === 'string' && this.waitingSeats.get(reconnectionToken) !== sessionId) return false;
+    return super.hasReservedSeat(sessionId, reconnectionToken);
   }
 
   override onReconnect(client: Client): void {
@@ -229,6 +277,21 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   override onDispose(): void {
     this.unregisterSaver?.();
     this.unwatchWorld?.();
+  }
+
+  /**
+   * Who may take a held seat: a connection that presents a valid token of the same account (the /ws adapter
+   * verified it at `authenticate`; an SDK socket sends `Authorization: Bearer` on its upgrade request).
+   */
+  private async admitReconnection(client: Client, authContext: AdapterAuthContext, reconnectionToken: string): Promise<void> {
+    const player = this.bySession.get(client.sessionId);
+    if (!player || this.waitingSeats.get(reconnectionToken) !== client.sessionId) throw invalidReconnectionToken();
+    const identity = authContext[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(authContext);
+    if (identity.accountId !== player.accountId) {
+      throw new ServerError(403, 'FORBIDDEN: That session belongs to another account');
+    }
+    // The verification awaited: the grace period may have run out meanwhile.
+    if (!this.hasReservedSeat(client.sessionId, reconnectionToken)) throw invalidReconnectionToken();
   }
 
   /** For the /ws adapter: a reconnecting socket must belong to the same account as the held seat. */

@@ -91,6 +91,10 @@ interface RoutableRoom {
 
 type RoomMembership = { room: RoutableRoom; client: JsonClient };
 
+function invalidReconnection(message = 'The reconnection token is unknown, used or expired'): Error {
+  return Object.assign(new Error(message), { code: 'INVALID_RECONNECTION_TOKEN' });
+}
+
 export class JsonConnection implements JsonChannel {
   /** Names this socket in every log line it writes (`connId`). */
   readonly id = randomUUID();
@@ -305,17 +309,28 @@ export class JsonConnection implements JsonChannel {
     return { room, client };
   }
 
+  /**
+   * Takes the seat the room holds for a dropped connection of this account. The room decides (WorldRoom:
+   * only a waiting seat, only for the same account); refusals without a code of their own — Colyseus' "room
+   * disposed", "expired", "seat reservation expired" — all mean the token holds no seat.
+   */
   private async reconnect(token: string): Promise<RoomMembership> {
-    const [roomId, secret] = token.split(':');
-    if (!roomId || !secret) throw Object.assign(new Error('Malformed reconnection token'), { code: 'INVALID_RECONNECTION_TOKEN' });
-    const reservation = await matchMaker.reconnect(roomId, { reconnectionToken: secret });
-    const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom;
-    if (!room.sessionBelongsTo?.(reservation.sessionId, this.identity!.accountId)) {
-      throw Object.assign(new Error('That session belongs to another account'), { code: 'FORBIDDEN' });
+    const [roomId, secret, ...rest] = token.split(':');
+    if (!roomId || !secret || rest.length > 0) throw invalidReconnection('The reconnection token is malformed');
+    try {
+      const reservation = await matchMaker.reconnect(roomId, { reconnectionToken: secret });
+      const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom | undefined;
+      if (!room) throw invalidReconnection();
+      if (!room.sessionBelongsTo?.(reservation.sessionId, this.identity!.accountId)) {
+        throw Object.assign(new Error('That session belongs to another account'), { code: 'FORBIDDEN' });
+      }
+      const client = new JsonClient(reservation.sessionId, this);
+      await connectClientToRoom(room as never, client, this.authContext(), { ...JSON_JOIN, reconnectionToken: secret });
+      return { room, client };
+    } catch (error) {
+      if (this.services.toCodedError(error).code === 'JOIN_FAILED') throw invalidReconnection();
+      throw error;
     }
-    const client = new JsonClient(reservation.sessionId, this);
-    await connectClientToRoom(room as never, client, this.authContext(), { ...JSON_JOIN, reconnectionToken: secret });
-    return { room, client };
   }
 
   /**

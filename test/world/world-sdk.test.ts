@@ -96,7 +96,8 @@ describe('SDK and JSON players in one world @db', function () {
     room.reconnection.enabled = false;
     (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
     await sleep(300);
-    const again = await new SdkClient(server.baseUrl).reconnect(token);
+    // Reconnecting takes the same account's token (test/world/reconnection-rules.test.ts).
+    const again = await new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } }).reconnect(token);
     again.onMessage('*', () => {});
     await until(() => again.state.players?.get(character.id)?.x === 122);
     await again.leave();
