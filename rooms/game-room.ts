@@ -3,7 +3,7 @@
  * (binary protocol) or from the /ws JSON adapter. Payloads are validated with zod; a bad payload or a refusal
  * answers the sender with an `error` event and never disconnects it.
  */
-import { Room, type Client } from '@colyseus/core';
+import { ClientState, Room, type Client } from '@colyseus/core';
 import type { z } from 'zod';
 import { gameContext } from '../src/context.ts';
 import { isJsonClient } from '../src/transport/json-client.ts';
@@ -33,6 +33,8 @@ export interface ErrorEvent {
 export abstract class GameRoom<State extends object> extends Room<{ state: State }> {
   private readonly registrations = new Map<string, Registration>();
   private readonly limiters = new WeakMap<Client, MessageAdmission>();
+  /** Per client: its last event in line (see dispatch). */
+  private readonly inboxes = new WeakMap<Client, Promise<void>>();
   /** Colyseus' own cut-off, a backstop well above the per-connection limit applied in `admitMessage`. */
   override maxMessagesPerSecond = 200;
 
@@ -67,8 +69,29 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
     return false;
   }
 
+  /**
+   * Handles one event of a client. A client's events take effect one after another, in the order they arrived
+   * (a handler that awaits the database holds the client's next event back; other clients are not held). An
+   * event that had to wait and whose client has left meanwhile is dropped: its answer would reach no one.
+   */
   async dispatch(client: Client, type: string, data: unknown): Promise<void> {
     if (!this.admitMessage(client)) return;
+    const previous = this.inboxes.get(client);
+    const turn = (previous ?? Promise.resolve())
+      .then(() => {
+        if (previous && (client.state === ClientState.LEAVING || client.state === ClientState.RECONNECTED)) return;
+        return this.handleEvent(client, type, data);
+      })
+      .catch((error: unknown) => gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'event dispatch failed'));
+    this.inboxes.set(client, turn);
+    try {
+      await turn;
+    } finally {
+      if (this.inboxes.get(client) === turn) this.inboxes.delete(client);
+    }
+  }
+
+  private async handleEvent(client: Client, type: string, data: unknown): Promise<void> {
     const registration = this.registrations.get(type);
     // Only registered event names become label values, so clients cannot grow the metric's label set.
     gameContext().metrics.messagesIn.inc({ event: registration ? type : 'unknown' });

@@ -118,6 +118,8 @@ export class JsonConnection implements JsonChannel {
   /** While the socket joins a trade room: trade events wait so `tradeStarted` arrives first. */
   private tradeJoin: Promise<void> | undefined;
   private heldTradeEvents: Array<{ type: string; data: unknown }> = [];
+  /** The last frame in line (see enqueue). */
+  private inbox: Promise<void> = Promise.resolve();
 
   constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }) {
     this.socket = socket;
@@ -230,17 +232,38 @@ export class JsonConnection implements JsonChannel {
     if (verdict === 'close') return this.closeWith(WS_CLOSE.POLICY_VIOLATION, 'message rate limit exceeded');
     if (verdict === 'reject') return this.sendError('RATE_LIMITED', 'Too many messages; slow down');
     const parsed = parseEnvelope(data.toString('utf8'));
-    if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
-    const { type, data: payload } = parsed.envelope;
-    void this.route(type, payload).catch((error) => {
-      const coded = this.services.toCodedError(error);
-      this.sendError(coded.code, coded.message, type);
+    this.enqueue(async () => {
+      if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
+      const { type, data: payload } = parsed.envelope;
+      try {
+        await this.route(type, payload);
+      } catch (error) {
+        const coded = this.services.toCodedError(error);
+        this.sendError(coded.code, coded.message, type);
+      }
     });
+  }
+
+  /**
+   * The connection's frames are handled one at a time, in the order they arrived: a frame waits until the one
+   * before it has taken effect (authenticated, entered the world, been handled by the room). Only this
+   * connection waits; the world and other connections go on. Once the socket is closing or closed, the frames
+   * still waiting are dropped (the room's leave or reconnection logic takes over).
+   */
+  private enqueue(task: () => Promise<void>): void {
+    this.inbox = this.inbox.then(() => {
+      if (!this.alive || this.socket.readyState !== WebSocket.OPEN) return;
+      return task();
+    }).catch((error: unknown) => this.log.error({ err: error }, 'ws frame handling failed'));
   }
 
   private async route(type: string, data: Record<string, unknown>): Promise<void> {
     if (type === 'authenticate') return this.onAuthenticate(data);
-    if (!this.identity) return this.sendError('AUTH_REQUIRED', 'Send authenticate first', type);
+    if (!this.identity) {
+      // The first message must be `authenticate` (docs/protocol.md): anything else ends the connection.
+      this.sendError('AUTH_REQUIRED', 'The first message must be authenticate', type);
+      return this.closeWith(WS_CLOSE.AUTH_FAILED, 'authentication required');
+    }
     if (type === 'world:enter') return this.enterWorld(data);
     if (type === 'world:leave') return this.leaveWorld();
     if (this.worldJoin) await this.worldJoin.catch(() => {});
@@ -252,7 +275,11 @@ export class JsonConnection implements JsonChannel {
 
   private async onAuthenticate(data: Record<string, unknown>): Promise<void> {
     if (this.identity) return this.sendError('ALREADY_AUTHENTICATED', 'This connection is already authenticated', 'authenticate');
-    const token = typeof data.token === 'string' && data.token.length > 0 ? data.token : undefined;
+    // Absent: no token (anonymous mode creates an identity). Present, it must be a non-empty string.
+    if ('token' in data && (typeof data.token !== 'string' || data.token.length === 0)) {
+      return this.refuseAuthentication({ code: 'TOKEN_INVALID', message: '"token" must be a non-empty string (omit it for a temporary identity)' });
+    }
+    const token = data.token as string | undefined;
     let issued: SocketAuthentication['issuedToken'];
     try {
       const result = await this.services.authenticate(token, this.ip);
@@ -260,10 +287,7 @@ export class JsonConnection implements JsonChannel {
       issued = result.issuedToken;
       this.token = issued?.token ?? token;
     } catch (error) {
-      const coded = this.services.toCodedError(error);
-      this.log.debug({ code: coded.code }, 'ws authentication refused');
-      this.sendEvent('authResult', { success: false, error: coded });
-      return this.closeWith(WS_CLOSE.AUTH_FAILED, 'authentication failed');
+      return this.refuseAuthentication(this.services.toCodedError(error));
     }
     clearTimeout(this.authTimer);
     this.log.debug({ accountId: this.identity.accountId }, 'ws authenticated');
@@ -274,6 +298,12 @@ export class JsonConnection implements JsonChannel {
       ...(issued ? { token: issued.token, expiresAt: issued.expiresAt.toISOString(), temporary: true } : {}),
     });
     if (typeof data.characterId === 'string' || typeof data.reconnectionToken === 'string') await this.enterWorld(data);
+  }
+
+  private refuseAuthentication(error: CodedError): void {
+    this.log.debug({ code: error.code }, 'ws authentication refused');
+    this.sendEvent('authResult', { success: false, error });
+    this.closeWith(WS_CLOSE.AUTH_FAILED, 'authentication failed');
   }
 
   private async enterWorld(data: Record<string, unknown>): Promise<void> {
