@@ -3,7 +3,7 @@
  * (step 1), starts the server and shuts it down gracefully on SIGTERM/SIGINT within 10 seconds.
  */
 import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, reportConfigError, routeConsoleToLogger } from './logger.ts';
 import { installProcessErrorPolicy } from './observability/process-errors.ts';
 import { startServer, type GameServer } from './server.ts';
 
@@ -12,7 +12,7 @@ try {
   loaded = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(error.message);
+    reportConfigError(error, process.env.NODE_ENV);
     process.exit(1);
   }
   throw error;
@@ -20,6 +20,7 @@ try {
 
 const { config, warnings } = loaded;
 const logger = createLogger(config);
+routeConsoleToLogger(logger); // dependencies' console writes become log lines too (docs/logging.md)
 logger.info({ step: 1, nodeEnv: config.nodeEnv, port: config.port }, 'configuration loaded');
 for (const warning of warnings) logger.warn(warning);
 

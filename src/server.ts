@@ -36,7 +36,7 @@ import { edgeGuards } from './http/security.ts';
 import { healthRouter } from './http/routes/health.ts';
 import { createManifestsRouter } from './http/routes/manifests.ts';
 import { createSkillUnlocksRouter } from './http/routes/skill-unlocks.ts';
-import type { Logger } from './logger.ts';
+import { consoleStyleLogger, type Logger } from './logger.ts';
 import { createGameTransport } from './transport/game-transport.ts';
 import { loadManifests } from './manifests/load-manifests.ts';
 import { GameMetrics } from './observability/metrics.ts';
@@ -120,6 +120,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const colyseus = new Server({
     ...cluster.serverOptions,
     transport,
+    logger: consoleStyleLogger(logger.child({ source: 'colyseus' })),
     greet: false,
     gracefullyShutdown: false,
     express: (app) => {
