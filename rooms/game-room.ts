@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { gameContext } from '../src/context.ts';
 import { isJsonClient } from '../src/transport/json-client.ts';
 import type { MessageAdmission } from '../src/transport/json-connection.ts';
+import { findNulCharacter, NUL_MESSAGE } from '../src/nul-characters.ts';
 import { GameError } from './game-error.ts';
 
 /** WebSocket close code for a client that keeps flooding (policy violation). */
@@ -99,6 +100,8 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
       this.sendError(client, new GameError('UNKNOWN_EVENT', `Unknown event "${type.slice(0, 64)}"`), type);
       return;
     }
+    const nul = findNulCharacter(data);
+    if (nul !== undefined) return this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${nul ? ` at ${nul}` : ''}: ${NUL_MESSAGE}`), type);
     const parsed = registration.schema.safeParse(data ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -5,6 +5,7 @@
 import express, { type Express, type Router } from 'express';
 import type { Logger } from '../logger.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { rejectNulCharacters } from './input-guard.ts';
 
 export const JSON_BODY_LIMIT = '100kb';
 
@@ -30,6 +31,7 @@ export function configureHttpApp(app: Express, options: HttpAppOptions): Express
   app.set('trust proxy', options.trustProxy ? options.trustProxy : false);
   for (const guard of options.guards ?? []) app.use(guard);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(rejectNulCharacters);
   for (const router of options.routers) app.use(router);
   for (const fallback of options.fallbacks ?? []) app.use(fallback);
   app.use(notFound);

@@ -14,7 +14,7 @@ import { NoQuery, ProblemSchema } from './routes/api-kit.ts';
 type JsonObject = Record<string, unknown>;
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid path parameters, query or body (VALIDATION_FAILED with `errors`), or malformed JSON (MALFORMED_JSON)',
+  400: 'Invalid path parameters, query or body (VALIDATION_FAILED with `errors`; also a NUL character anywhere in them), or malformed JSON (MALFORMED_JSON)',
   401: 'Missing or invalid token (AUTH_REQUIRED, TOKEN_INVALID, TOKEN_EXPIRED, ACCOUNT_NOT_FOUND)',
   403: 'Valid token without the player role (INSUFFICIENT_ROLE) or token kind (INSUFFICIENT_SCOPE), or not yours',
   404: 'Unknown id',

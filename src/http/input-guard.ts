@@ -1,0 +1,24 @@
+/**
+ * One check for every REST route, after the body parser: a NUL character (U+0000) anywhere in the path, the query
+ * or the JSON body is refused with 400 VALIDATION_FAILED before any route runs (PostgreSQL cannot store it, so it
+ * would otherwise surface as a 500). See src/nul-characters.ts.
+ */
+import type { RequestHandler } from 'express';
+import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
+import { HttpProblem } from './problem.ts';
+
+/** `%00` in the raw path decodes to NUL in a path parameter. */
+const ENCODED_NUL = /%00/i;
+
+export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
+  const refuse = (where: 'path' | 'query' | 'body', path: string) => next(new HttpProblem(400, 'VALIDATION_FAILED',
+    `The request ${where === 'path' ? 'path is' : where === 'query' ? 'query is' : 'body is'} not valid`,
+    { errors: [{ in: where, path, message: NUL_MESSAGE }] }));
+  const rawPath = (req.originalUrl ?? req.url).split('?')[0];
+  if (ENCODED_NUL.test(rawPath) || rawPath.includes('\u0000')) return refuse('path', '');
+  const inQuery = findNulCharacter(req.query);
+  if (inQuery !== undefined) return refuse('query', inQuery);
+  const inBody = findNulCharacter(req.body);
+  if (inBody !== undefined) return refuse('body', inBody);
+  next();
+};
