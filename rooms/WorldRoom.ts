@@ -90,6 +90,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private unregisterSaver: (() => void) | undefined;
   /** Reconnection tokens of the seats held for dropped players (onDrop), by token → session id. */
   private readonly waitingSeats = new Map<string, string>();
+  private unwatchWorld: (() => void) | undefined;
 
   constructor() {
     super();
@@ -104,7 +105,6 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       return consumeSeat(client, authContext, options);
     };
   }
-  private unwatchWorld: (() => void) | undefined;
 
   /** Runs on the matchmaking request: who is joining, and with which of their characters. */
   static override async onAuth(_token: string, options: WorldJoinOptions, context: AdapterAuthContext): Promise<WorldAuth> {

@@ -86,7 +86,7 @@ describe('a client that disconnects before acknowledging its join @db', function
 });
 
 describe('the server process without @pm2/io @db', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let child: ServerProcess | undefined;
 
   after(async () => {
@@ -109,7 +109,7 @@ describe('the server process without @pm2/io @db', function () {
       DATABASE_URL: process.env.DATABASE_URL,
       LOG_LEVEL: 'info',
     });
-    await waitForHealth(child);
+    await waitForHealth(child, 90_000);
     const testServer = { baseUrl: child.baseUrl } as TestServer;
     for (let round = 0; round < 3; round++) {
       const account = await anonymousAccount(testServer);
