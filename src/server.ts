@@ -24,7 +24,7 @@ import { configureHttpApp } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
 import { createOperatorToolsRouter } from './http/operator-tools.ts';
 import { installMatchmakerRefusals, matchmakerProblemResponse } from './http/matchmaker-errors.ts';
-import { createOriginPolicy, installOriginPolicy, upgradeOriginAllowed } from './http/cors.ts';
+import { corsMiddleware, createOriginPolicy, installOriginPolicy, routeAroundColyseus, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { installRequestLog } from './http/request-log.ts';
 import { createLimiterBackend, limiterBackendOptions } from './http/limits/store.ts';
@@ -117,6 +117,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       countOutbound: (type) => metrics.countOutbound(type),
     },
   });
+  let httpApp: express.Express | undefined;
   const colyseus = new Server({
     ...cluster.serverOptions,
     transport,
@@ -124,12 +125,14 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     greet: false,
     gracefullyShutdown: false,
     express: (app) => {
+      httpApp = app as express.Express;
       api.attach(app as express.Express);
       configureHttpApp(app as express.Express, {
         logger,
         trustProxy: config.trustProxy,
         guards: [
           metrics.httpMiddleware(),
+          corsMiddleware(originPolicy),
           ...edgeGuards(config, auth),
           ...(cluster.enabled ? [forwardWorldBoundApi({ cluster, secret: config.jwtSecret, hostsWorld: () => worldOf(context) !== undefined })] : []),
           api.guard,
@@ -165,6 +168,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     await db.close();
     throw error;
   }
+  // Colyseus keeps its own routes (matchmaking); every other request goes straight to Express and its CORS (cors.ts).
+  routeAroundColyseus(httpServer, httpApp!, (method, path) => path.startsWith('/matchmake/') || colyseus.router.findRoute(method, path) !== undefined);
   installClientAddressHeaders(httpServer, config.trustProxy);
   installRequestLog(httpServer, logger);
   const port = (httpServer.address() as AddressInfo).port;

@@ -1,13 +1,22 @@
 /**
- * The cross-origin policy. Colyseus answers every preflight and stamps CORS headers on every response of its
- * HTTP server (Express routes included) through `matchMaker.controller`; by default it reflects any Origin with
- * credentials. This module replaces that with the project's allowlist: disallowed origins get no CORS headers.
- * The same policy refuses WebSocket upgrades from disallowed origins with 403 before the handshake
- * (`upgradeOriginAllowed` / `checkUpgradeOrigin`, used by the game transport); upgrades without an Origin are not
- * browsers acting for another site and are allowed. Never `*`. The allowlist is documented in docs/auth.md.
+ * The cross-origin policy: one allowlist function (`createOriginPolicy`) serves every edge.
+ *
+ * - Express routes: the `cors` middleware (`corsMiddleware`), which reflects an allowed Origin with credentials and
+ *   answers its preflights; disallowed origins get no CORS headers.
+ * - Colyseus' own HTTP routes (matchmaking): Colyseus answers their preflights and stamps their headers through
+ *   `matchMaker.controller`, which by default reflects any Origin with credentials; `installOriginPolicy` makes it
+ *   ask the same policy. Colyseus' listener would also answer every OPTIONS and stamp every Express response before
+ *   Express runs: `routeAroundColyseus` keeps it for Colyseus' routes only.
+ * - WebSocket upgrades: refused with 403 before the handshake from disallowed origins (`upgradeOriginAllowed` /
+ *   `checkUpgradeOrigin`, used by the game transport); upgrades without an Origin are not browsers acting for
+ *   another site and are allowed.
+ *
+ * Never `*`. The allowlist is documented in docs/auth.md.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { matchMaker, ServerError } from '@colyseus/core';
+import cors from 'cors';
+import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 
 export const CORS_RESPONSE_HEADERS = {
@@ -74,6 +83,50 @@ export function createOriginPolicy(config: Config): OriginPolicy {
 export function corsHeadersFor(policy: OriginPolicy, origin: string | null | undefined): Record<string, string> {
   if (!origin || !policy(origin)) return { Vary: 'Origin' };
   return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', ...CORS_RESPONSE_HEADERS };
+}
+
+/**
+ * The `cors` middleware for the Express routes, on the same policy: an allowed Origin is reflected with credentials
+ * and the spec's methods and headers (on preflights, which it answers 204, and on responses alike); any other
+ * Origin, or none, gets no CORS header. Responses always vary by Origin.
+ */
+export function corsMiddleware(policy: OriginPolicy): RequestHandler {
+  const allowOrigin = cors({
+    origin: (origin, done) => done(null, origin !== undefined && policy(origin) ? origin : false),
+    credentials: true,
+    methods: CORS_RESPONSE_HEADERS['Access-Control-Allow-Methods'],
+    allowedHeaders: CORS_RESPONSE_HEADERS['Access-Control-Allow-Headers'],
+    optionsSuccessStatus: 204,
+  });
+  return (req, res, next) => {
+    res.vary('Origin');
+    allowOrigin(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      // The spec's headers on every allowed response, not only on preflights (where `cors` puts methods and headers).
+      if (res.getHeader('Access-Control-Allow-Origin') !== undefined) res.set(CORS_RESPONSE_HEADERS);
+      next();
+    });
+  };
+}
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Colyseus (with Express) prepends one 'request' listener that answers every OPTIONS with its CORS headers and
+ * stamps them on every response before handing non-Colyseus paths to Express. Call once Colyseus is listening:
+ * its listener then serves only `isColyseusRoute` requests (matchmaking, whose CORS comes from the controller hook
+ * above), and every other request goes straight to the Express app, where `corsMiddleware` decides.
+ */
+export function routeAroundColyseus(server: HttpServer, app: RequestListener, isColyseusRoute: (method: string, path: string) => boolean): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  if (listeners.length !== 1) throw new Error(`expected Colyseus' one request listener, found ${listeners.length}`);
+  const colyseus = listeners[0];
+  server.removeListener('request', colyseus);
+  server.prependListener('request', (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (isColyseusRoute(req.method ?? 'GET', path)) colyseus.call(server, req, res);
+    else app(req, res);
+  });
 }
 
 /** Matchmaking methods clients may call over HTTP: no `create`, so clients cannot open arbitrary rooms. */

@@ -85,6 +85,23 @@ describe('cross-origin headers and WebSocket upgrades over real connections @db'
     }
   });
 
+  it('the matchmaker (Colyseus\' own routes) follows the same policy as the Express routes', async () => {
+    const preflight = (origin: string) => fetch(`${server.baseUrl}/matchmake/joinOrCreate/world`, {
+      method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+    });
+    const allowed = await preflight('https://pr-12.game.pages.example');
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://pr-12.game.pages.example');
+    for (const [name, value] of Object.entries(SPEC_HEADERS)) assert.equal(allowed.headers.get(name), value, name);
+    const refused = await preflight('https://evil.example');
+    assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    assert.equal(refused.headers.get('access-control-allow-credentials'), null);
+    const post = await fetch(`${server.baseUrl}/matchmake/joinOrCreate/world`, {
+      method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' }, body: '{}',
+    });
+    assert.equal(post.headers.get('access-control-allow-origin'), null);
+    assert.ok(post.status >= 400 && post.status < 500, `a matchmaking request without a token is a client fault (${post.status})`);
+  });
+
   it('a refused origin gets no CORS header at all, never a wildcard', async () => {
     for (const origin of REFUSED.filter((o) => o !== '')) {
       for (const init of [{}, { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }]) {

@@ -1,21 +1,21 @@
 /**
  * The client's address, which every per-address limit is keyed on. Proxy headers are believed only when
- * TRUST_PROXY names how many reverse-proxy hops sit in front of the server, with exactly Express'
- * `trust proxy = <hops>` semantics: walk X-Forwarded-For from the right, one entry per trusted hop.
+ * TRUST_PROXY names how many reverse-proxy hops sit in front of the server, with Express' `trust proxy = <hops>`
+ * semantics: walk X-Forwarded-For from the right, one entry per trusted hop. The walk is `proxy-addr`'s, the
+ * library Express computes `req.ip` with, so the two cannot drift apart.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import proxyaddr from 'proxy-addr';
+
+/** Express' compiled form of `trust proxy = <hops>`: the first `hops` addresses from the socket inwards are proxies. */
+function trustHops(hops: number): (address: string, index: number) => boolean {
+  return (_address, index) => index < hops;
+}
 
 export function clientAddress(req: IncomingMessage, trustedHops: number): string {
   const socketAddress = normalizeAddress(req.socket?.remoteAddress) ?? 'unknown';
-  if (trustedHops <= 0) return socketAddress;
-  const header = req.headers['x-forwarded-for'];
-  const forwarded = (Array.isArray(header) ? header.join(',') : header ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .reverse();
-  const chain = [socketAddress, ...forwarded];
-  return normalizeAddress(chain[Math.min(trustedHops, chain.length - 1)]) ?? socketAddress;
+  if (trustedHops <= 0 || !req.socket?.remoteAddress) return socketAddress;
+  return normalizeAddress(proxyaddr(req, trustHops(trustedHops))) ?? socketAddress;
 }
 
 /** One spelling per client: an IPv4 client on a dual-stack socket appears as ::ffff:a.b.c.d. */
