@@ -37,6 +37,7 @@ import { healthRouter } from './http/routes/health.ts';
 import { createManifestsRouter } from './http/routes/manifests.ts';
 import { createSkillUnlocksRouter } from './http/routes/skill-unlocks.ts';
 import { consoleStyleLogger, type Logger } from './logger.ts';
+import { ConnectionCaps } from './transport/connection-caps.ts';
 import { createGameTransport } from './transport/game-transport.ts';
 import { loadManifests } from './manifests/load-manifests.ts';
 import { GameMetrics } from './observability/metrics.ts';
@@ -101,8 +102,17 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const originPolicy = createOriginPolicy(config);
   installOriginPolicy(originPolicy);
   const cluster = createCluster(config, logger);
+  const caps = new ConnectionCaps({
+    maxPerAddress: config.wsMaxConnectionsPerAddress,
+    maxUnauthenticatedPerAddress: config.wsMaxUnauthenticatedPerAddress,
+    redisUrl: config.disableRateLimit ? undefined : config.redisUrl,
+    keyPrefix: config.rateLimitKeyPrefix,
+    logger,
+    onRefuse: (refusal) => metrics.rateLimited(refusal),
+  });
   const transport = createGameTransport({
     server: httpServer,
+    caps: config.disableRateLimit ? undefined : caps,
     cluster: cluster.enabled ? { cluster, relaySecret: config.jwtSecret } : undefined,
     originAllowed: (origin) => upgradeOriginAllowed(origin, originPolicy),
     services: {
@@ -165,6 +175,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     await colyseus.listen(config.port, config.host);
   } catch (error) {
     await auth.stop();
+    await caps.close();
     await db.close();
     throw error;
   }
@@ -202,6 +213,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       await transport.socketsClosed();
       await autosave.stop();
       await auth.stop();
+      await caps.close();
       await db.close();
       metrics.close();
       setGameContext(undefined);

@@ -9,7 +9,8 @@ import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transpor
 import { WebSocket, WebSocketServer } from 'ws';
 import { clientAddressOf } from '../auth/index.ts';
 import type { Cluster } from '../cluster/cluster.ts';
-import { relayToWorldProcess } from '../cluster/ws-relay.ts';
+import { relayedAddress, relayToWorldProcess } from '../cluster/ws-relay.ts';
+import type { ConnectionCaps, ConnectionTicket } from './connection-caps.ts';
 import { JsonConnection, type ConnectionServices, type VerifiedIdentity } from './json-connection.ts';
 
 export const JSON_WS_PATH = '/ws';
@@ -28,6 +29,8 @@ export interface GameTransportOptions {
   originAllowed(origin: string | undefined): boolean;
   /** Scale-out: /ws sockets are relayed to the process hosting the world when that is another one. */
   cluster?: { cluster: Cluster; relaySecret: string | undefined };
+  /** Per-address connection caps (connection-caps.ts), checked before every handshake. */
+  caps?: ConnectionCaps;
 }
 
 function refuse(socket: Duplex, status: number, reason: string): void {
@@ -64,22 +67,35 @@ class JsonEndpoint {
     this.heartbeat.unref();
   }
 
-  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    if (this.cluster && await this.relayed(request, socket, head)) return;
+  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, ticket?: ConnectionTicket): Promise<void> {
+    if (this.cluster && await this.relayed(request, socket, head)) {
+      // The world's process authenticates it (and enforces the authentication window); here it is a relay.
+      ticket?.authenticated();
+      return;
+    }
     const token = bearerToken(request);
     let preauthorized: { token: string; identity: VerifiedIdentity } | undefined;
     if (token) {
       try {
         const { identity } = await this.services.authenticate(token, clientAddressOf(request));
         preauthorized = { token, identity };
+        ticket?.authenticated();
       } catch {
         return refuse(socket, 401, 'Unauthorized');
       }
     }
+    // A connection stops counting as unauthenticated once its `authenticate` succeeds.
+    const services: ConnectionServices = ticket && !preauthorized
+      ? { ...this.services, authenticate: async (t, address) => {
+        const result = await this.services.authenticate(t, address);
+        ticket.authenticated();
+        return result;
+      } }
+      : this.services;
     this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
       ws.isAlive = true;
       ws.on('pong', () => (ws.isAlive = true));
-      new JsonConnection(ws, request, this.services, preauthorized);
+      new JsonConnection(ws, request, services, preauthorized);
     });
   }
 
@@ -135,15 +151,37 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
   const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
 
   // Runs before the ws transport's own upgrade listener; it only handles what that one is told to skip.
-  options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!options.originAllowed(request.headers.origin)) return refuse(socket, 403, 'Forbidden');
-    if (isJsonPath(request)) void json.upgrade(request, socket, head).catch(() => socket.destroy());
-  });
-
   const transportOptions: TransportOptions = { noServer: true, maxPayload: MAX_FRAME_BYTES };
   const transport = new WebSocketTransport(transportOptions) as GameTransport;
+  // SDK room sockets: what the ws transport's own upgrade listener does (no beforeUpgrade is configured), done
+  // here once the connection caps have admitted the socket, which needs an await (Redis).
+  const sdkServer = (transport as unknown as { wss: WebSocketServer }).wss;
+  const sdkUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    sdkServer.handleUpgrade(request, socket, head, (ws) => sdkServer.emit('connection', ws, request));
+  const caps = options.caps;
+
+  options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!options.originAllowed(request.headers.origin)) return refuse(socket, 403, 'Forbidden');
+    const isJson = isJsonPath(request);
+    // A socket another process relayed here was counted where the client connected.
+    if (!caps || (options.cluster && relayedAddress(request, options.cluster.relaySecret) !== undefined)) {
+      if (isJson) void json.upgrade(request, socket, head).catch(() => socket.destroy());
+      else if (caps) sdkUpgrade(request, socket, head);
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    void caps.admit(clientAddressOf(request), !isJson).then((admission) => {
+      if (!admission.ok) return refuse(socket, 429, 'Too Many Requests');
+      if (socket.destroyed) return admission.ticket.release();
+      socket.once('close', () => admission.ticket.release());
+      if (isJson) return json.upgrade(request, socket, head, admission.ticket);
+      sdkUpgrade(request, socket, head);
+    }).catch(() => socket.destroy());
+  });
+
   transport.attachToServer(options.server, {
-    filter: (request) => !isJsonPath(request) && options.originAllowed(request.headers.origin),
+    // With caps, SDK upgrades are completed by the listener above instead.
+    filter: (request) => !caps && !isJsonPath(request) && options.originAllowed(request.headers.origin),
   });
   const shutdown = transport.shutdown.bind(transport);
   let jsonClosed: Promise<void> | undefined;

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { requireLiveAccount } from '../../auth/accounts.ts';
 import { bearerToken, identityOf, requireAuth, requireScope } from '../../auth/middleware.ts';
 import type { AuthService, Session } from '../../auth/service.ts';
+import { effectiveRoles } from '../../auth/session-guard.ts';
 import { Character } from '../../db/entities/character.ts';
 import type { Database } from '../../db/database.ts';
 import { requestAddress } from '../limits/client-address.ts';
@@ -86,7 +87,8 @@ export function createAuthRouter(auth: AuthService, db: Database): Router {
     res.set('Cache-Control', 'no-store').json({
       accountId: user.id,
       displayName: user.displayName,
-      roles: identity.roles,
+      // What the token may still do: its roles the account holds now (a removed role is gone before the token expires).
+      roles: effectiveRoles(identity.roles, user.roles),
       scope: identity.scope,
       ...(identity.characterId !== undefined ? { characterId: identity.characterId } : {}),
       temporary: user.isTemporary,

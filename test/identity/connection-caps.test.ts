@@ -1,0 +1,147 @@
+/**
+ * Per-address WebSocket connection caps (issue #17 item 6): one address opening /ws upgrades that never
+ * authenticate, or any sockets at all, is refused with 429 past WS_MAX_UNAUTHENTICATED_PER_ADDRESS /
+ * WS_MAX_CONNECTIONS_PER_ADDRESS, the refusals are counted, and the counts are shared through Redis.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { anonymousAccount, createCharacterRow, sdkPlayer, type TestAccount } from '../helpers/players.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { JsonWsClient } from '../helpers/ws-client.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function authenticated(server: TestServer, account: TestAccount): Promise<JsonWsClient> {
+  const client = await JsonWsClient.connect(server.wsUrl);
+  client.send('authenticate', { token: account.token });
+  assert.equal((await client.waitFor('authResult')).data.success, true);
+  return client;
+}
+
+async function refusals(server: TestServer, limit: string): Promise<number> {
+  const text = await server.context.metrics.registry.metrics();
+  const match = new RegExp(`^game_rate_limit_rejections_total\\{[^}]*limit="${limit}"[^}]*\\} (\\d+)`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+/** Connects as soon as a place is free: the server gives a place back when it sees the close. */
+async function connectWhenFree(server: TestServer): Promise<JsonWsClient> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await JsonWsClient.connect(server.wsUrl);
+    } catch (error) {
+      if (attempt >= 100 || !/429/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+describe('per-address WebSocket connection caps @db', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let account: TestAccount;
+  const open: JsonWsClient[] = [];
+
+  before(async () => {
+    server = await startTestServer({
+      WS_MAX_CONNECTIONS_PER_ADDRESS: '4', WS_MAX_UNAUTHENTICATED_PER_ADDRESS: '2', WS_AUTH_TIMEOUT_MS: '60000',
+    });
+    account = await anonymousAccount(server);
+  });
+  after(async () => {
+    for (const client of open) client.socket.terminate();
+    await server?.close();
+  });
+
+  it('refuses unauthenticated /ws sockets past the cap with 429; authenticating frees a place; the total cap holds too', async () => {
+    const a = await JsonWsClient.connect(server.wsUrl);
+    const b = await JsonWsClient.connect(server.wsUrl);
+    open.push(a, b);
+    await assert.rejects(JsonWsClient.connect(server.wsUrl), /upgrade refused: 429/);
+    assert.equal(await refusals(server, 'ws_unauthenticated'), 1);
+
+    a.send('authenticate', { token: account.token });
+    assert.equal((await a.waitFor('authResult')).data.success, true);
+    const c = await JsonWsClient.connect(server.wsUrl);
+    open.push(c);
+    b.send('authenticate', { token: account.token });
+    assert.equal((await b.waitFor('authResult')).data.success, true);
+    const d = await authenticated(server, account); // 4 of 4
+    open.push(d);
+    await assert.rejects(JsonWsClient.connect(server.wsUrl), /upgrade refused: 429/);
+    assert.equal(await refusals(server, 'ws_connections'), 1);
+
+    a.close();
+    open.push(await connectWhenFree(server));
+  });
+
+  it('counts SDK room sockets toward the total', async () => {
+    for (const client of open.splice(0)) client.socket.terminate();
+    const player = await anonymousAccount(server);
+    const character = await createCharacterRow(server, player.accountId);
+    for (let i = 0; i < 4; i++) {
+      const client = await connectWhenFree(server);
+      client.send('authenticate', { token: account.token });
+      assert.equal((await client.waitFor('authResult')).data.success, true);
+      open.push(client);
+    }
+    await assert.rejects(sdkPlayer(server, player, character.id));
+    open.pop()!.close();
+    let room: Awaited<ReturnType<typeof sdkPlayer>> | undefined;
+    for (let attempt = 0; attempt < 100 && !room; attempt++) {
+      room = await sdkPlayer(server, player, character.id).catch(() => undefined);
+      if (!room) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(room, 'the SDK socket is admitted once a place is free');
+    await room.leave();
+  });
+});
+
+describe('per-address WebSocket connection caps shared through Redis @db', function () {
+  this.timeout(60_000);
+  let redis: Redis | undefined;
+  const servers: TestServer[] = [];
+  const open: JsonWsClient[] = [];
+  const prefix = `caps-test-${randomUUID().slice(0, 8)}`;
+
+  before(async function () {
+    const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {});
+    try {
+      await probe.connect();
+      await probe.ping();
+      redis = probe;
+    } catch {
+      probe.disconnect();
+      console.log(`      (skipped: no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these)`);
+      this.skip();
+    }
+    for (let i = 0; i < 2; i++) {
+      servers.push(await startTestServer({
+        REDIS_URL, RATE_LIMIT_KEY_PREFIX: prefix, CLUSTER_KEY_PREFIX: `${prefix}:cluster:`,
+        WS_MAX_CONNECTIONS_PER_ADDRESS: '3', WS_AUTH_TIMEOUT_MS: '60000',
+      }));
+    }
+  });
+  after(async () => {
+    for (const client of open) client.socket.terminate();
+    for (const server of servers) await server.close();
+    if (redis) {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+
+  it('two processes share one count per address: the 4th socket is refused on either', async () => {
+    const [first, second] = servers;
+    open.push(await JsonWsClient.connect(first.wsUrl), await JsonWsClient.connect(first.wsUrl));
+    open.push(await JsonWsClient.connect(second.wsUrl));
+    await assert.rejects(JsonWsClient.connect(second.wsUrl), /upgrade refused: 429/);
+    await assert.rejects(JsonWsClient.connect(first.wsUrl), /upgrade refused: 429/);
+    assert.ok((await redis!.keys(`${prefix}:conn:*`)).length >= 1, 'the counts live in Redis');
+    open.shift()!.close();
+    open.push(await connectWhenFree(second));
+  });
+});
