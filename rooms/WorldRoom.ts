@@ -216,17 +216,21 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   /**
-   * The matchmaker's reconnection lookup (SDK `reconnect` and the /ws adapter). Only a seat held for a dropped
-   * player is handed out. Colyseus would also hand out the seat of a client still connected, closing that live
-   * socket ("stale connection"): here that is ALREADY_ONLINE, as for a fresh join, and the live player stays.
+   * The matchmaker's reconnection lookup (SDK `reconnect` and the /ws adapter; with REDIS_URL possibly called from
+   * another process). Only a seat held for a dropped player is handed out; anything else is `undefined`, which the
+   * matchmaker answers as an invalid or expired token. Colyseus would also hand out the seat of a client still
+   * connected, closing that live socket ("stale connection"): here the live player stays (see `isConnectedWith`).
+   * Never throws: across processes a thrown refusal would arrive as a timeout.
    */
   override checkReconnectionToken(reconnectionToken: string): string {
     const sessionId = this.waitingSeats.get(reconnectionToken);
     if (sessionId !== undefined && super.hasReservedSeat(sessionId, reconnectionToken)) return sessionId;
-    if (this.clients.some((client) => client.reconnectionToken === reconnectionToken)) {
-      throw joinRefusal('ALREADY_ONLINE', 'That character is connected; a reconnection token only serves a dropped connection');
-    }
-    throw invalidReconnectionToken();
+    return undefined as unknown as string;
+  }
+
+  /** Whether a reconnection token belongs to a client that is connected now (the /ws adapter: ALREADY_ONLINE). */
+  isConnectedWith(reconnectionToken: string): boolean {
+    return this.clients.some((client) => client.reconnectionToken === reconnectionToken);
   }
 
   /** A socket presenting a reconnection token may take only the seat held for that token (never a live one). */

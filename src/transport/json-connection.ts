@@ -87,6 +87,8 @@ interface RoutableRoom {
   dispatch(client: JsonClient, type: string, data: unknown): Promise<void>;
   /** Whether the session belongs to this account (guards reconnection). */
   sessionBelongsTo?(sessionId: string, accountId: string): boolean;
+  /** Whether a reconnection token is that of a client connected now. */
+  isConnectedWith?(reconnectionToken: string): boolean;
 }
 
 type RoomMembership = { room: RoutableRoom; client: JsonClient };
@@ -358,8 +360,13 @@ export class JsonConnection implements JsonChannel {
       await connectClientToRoom(room as never, client, this.authContext(), { ...JSON_JOIN, reconnectionToken: secret });
       return { room, client };
     } catch (error) {
-      if (this.services.toCodedError(error).code === 'JOIN_FAILED') throw invalidReconnection();
-      throw error;
+      if (this.services.toCodedError(error).code !== 'JOIN_FAILED') throw error;
+      const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom | undefined;
+      if (room?.isConnectedWith?.(secret)) {
+        // The token of a session that is still connected: it is not taken over (docs/protocol.md).
+        throw Object.assign(new Error('That character is connected; a reconnection token only serves a dropped connection'), { code: 'ALREADY_ONLINE' });
+      }
+      throw invalidReconnection();
     }
   }
 

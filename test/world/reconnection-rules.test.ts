@@ -1,7 +1,8 @@
 /**
  * Who may take a player's reconnection seat, on both channels (issue #16 items 2 and 8, issue #17 item 8):
- * - a reconnection token serves a dropped connection only: the token of a live session is ALREADY_ONLINE and the
- *   live socket keeps playing (Colyseus would close it and hand its seat over);
+ * - a reconnection token serves a dropped connection only: the token of a live session is refused (/ws:
+ *   ALREADY_ONLINE; SDK: RECONNECTION_EXPIRED) and the live socket keeps playing (Colyseus would close it and hand
+ *   its seat over);
  * - a used, unknown or malformed token, or one of a room that is gone, is INVALID_RECONNECTION_TOKEN;
  * - the reconnecting connection must present a valid token of the same account (SDK: `Authorization: Bearer` on
  *   the room socket; /ws: the `authenticate` before), else the seat stays waiting for its owner.
@@ -120,7 +121,7 @@ describe('reconnection rules @db', function () {
       room.onMessage('*', () => {});
       let left: number | undefined;
       room.onLeave((code) => (left = code));
-      await assert.rejects(sdkFor(server, account).reconnect(room.reconnectionToken), /ALREADY_ONLINE/);
+      await assert.rejects(sdkFor(server, account).reconnect(room.reconnectionToken), /RECONNECTION_EXPIRED/);
       room.send('player:chat', { message: 'still here' });
       await new Promise<void>((resolve) => room.onMessage('chat:message', (m: { message: string }) => m.message === 'still here' && resolve()));
       assert.equal(left, undefined, 'the live room was not closed');
