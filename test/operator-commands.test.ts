@@ -22,7 +22,7 @@ function bearer(token: string): { headers: Record<string, string> } {
 }
 
 describe('operator commands: npm run mint-tokens and npm run admin @db', function () {
-  this.timeout(180_000);
+  this.timeout(600_000); // each command opens the embedded database in a new process (seconds each; more on a busy machine)
   let dir: string;
   let env: Record<string, string | undefined>;
   let server: TestServer | undefined;
@@ -34,7 +34,7 @@ describe('operator commands: npm run mint-tokens and npm run admin @db', functio
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
     child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const safety = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const safety = setTimeout(() => child.kill('SIGKILL'), 180_000);
     return new Promise((resolve) => child.once('exit', (code) => {
       clearTimeout(safety);
       resolve({ code, stdout, stderr });
