@@ -3,7 +3,7 @@
  * entry. Entries are limited per account (WORLD_ENTRIES_PER_MINUTE) and a quick re-entry continues the last row.
  */
 import assert from 'node:assert/strict';
-import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, jsonPlayer, sdkPlayer } from '../helpers/players.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 
@@ -43,6 +43,9 @@ describe(`world entry churn on ${databaseUnderTest()} @db`, function () {
     assert.equal(refused.data.code, 'RATE_LIMITED');
     assert.deepEqual(await rowsOf(), rows, 'the refused entry wrote nothing');
     assert.equal(server.context.online.has(character.id), false);
+    // The SDK's join counts against the same limit: a 429 whose message starts with the code.
+    await assert.rejects(sdkPlayer(server, account, character.id), (error: Error & { code?: number }) =>
+      /^RATE_LIMITED/.test(error.message) && error.code === 429);
 
     // The limit is the account's: another account enters as usual.
     const other = await anonymousAccount(server);
