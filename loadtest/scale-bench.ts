@@ -82,8 +82,8 @@ async function measure(processes: 1 | 2, databaseUrl: string, seeds: Awaited<Ret
     }
     console.log(`  ${processes} process(es): ${joined}/${walkers.length} walkers in; warming up`);
     await sleep(5_000);
-    stats.ack.values.length = 0;
-    stats.delivery.values.length = 0;
+    stats.ack.reset();
+    stats.delivery.reset();
     const movesBefore = stats.movesSent;
     const updatesBefore = stats.updatesReceived;
     const meters = servers.map((server) => new CpuMeter(server.child.pid!));

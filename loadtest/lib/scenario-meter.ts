@@ -55,7 +55,7 @@ export class ScenarioMeter {
     this.errors = 0;
     this.counts.clear();
     this.errorCodes.clear();
-    this.latency.values.length = 0;
+    this.latency.reset();
     this.byLabel.clear();
   }
 
@@ -84,7 +84,7 @@ export class ScenarioMeter {
     this.latency.add(latencyMs);
     if (label !== undefined) {
       let samples = this.byLabel.get(label);
-      if (!samples) this.byLabel.set(label, (samples = new Samples(50_000)));
+      if (!samples) this.byLabel.set(label, (samples = new Samples()));
       samples.add(latencyMs);
     }
   }

@@ -99,8 +99,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     await sleep((options.warmupSeconds ?? 5) * 1000);
     const cpu = new CpuMeter(server.child.pid!);
     await scrapeLagP99(server, options.server === 'game');
-    stats.ack.values.length = 0;
-    stats.delivery.values.length = 0;
+    stats.ack.reset();
+    stats.delivery.reset();
     const movesBefore = stats.movesSent;
     cpu.start();
     const probes = options.probes && options.server === 'game'
@@ -126,8 +126,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       eventLoopLagP99Ms: round(lag, 1),
       ackP50Ms: round(stats.ack.p(50), 1),
       ackP99Ms: round(stats.ack.p(99), 1),
-      deliveryP50Ms: stats.delivery.values.length ? round(stats.delivery.p(50), 1) : null,
-      deliveryP99Ms: stats.delivery.values.length ? round(stats.delivery.p(99), 1) : null,
+      deliveryP50Ms: stats.delivery.count ? round(stats.delivery.p(50), 1) : null,
+      deliveryP99Ms: stats.delivery.count ? round(stats.delivery.p(99), 1) : null,
       rssMb: round(rss / 2 ** 20, 1),
       rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, joined), 1),
       movesPerSecond: round((stats.movesSent - movesBefore) / options.durationSeconds, 0),
