@@ -87,11 +87,11 @@ describe('GET /metrics @db', function () {
     assert.equal(typeof worldId, 'string');
     const grew = (all: Series[], event: string, by: number) =>
       value(all, 'game_messages_out_total', { event }) - value(before, 'game_messages_out_total', { event }) >= by;
-    const after = await scrapeUntil((all) => grew(all, 'world:update', 1) && grew(all, 'player:sync', 2));
+    const ticks = (all: Series[]) => value(all, 'game_tick_duration_seconds_count', { world: worldId });
+    const after = await scrapeUntil((all) => grew(all, 'world:update', 1) && grew(all, 'player:sync', 2) && ticks(all) > ticks(before));
     assert.equal(value(after, 'game_players_online'), 2);
     assert.equal(value(after, 'game_rooms'), 1);
     assert.equal(value(after, 'game_world_players', { world: worldId }), 2);
-    const ticks = (all: Series[]) => value(all, 'game_tick_duration_seconds_count', { world: worldId });
     assert.ok(ticks(after) > ticks(before), 'tick time is observed per world');
     assert.ok(value(after, 'game_tick_duration_seconds_sum', { world: worldId }) > 0);
 
