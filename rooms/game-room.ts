@@ -48,6 +48,7 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
       this.onMessage('*', (client, messageType, data) => void this.dispatch(client, String(messageType), data));
     }
     this.registrations.set(type, { schema, handler: handler as MessageHandler<unknown> });
+    gameContext().metrics.registerInbound(type);
   }
 
   /** Whether this room handles the event (the /ws adapter routes by it). */
@@ -95,7 +96,7 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   private async handleEvent(client: Client, type: string, data: unknown): Promise<void> {
     const registration = this.registrations.get(type);
     // Only registered event names become label values, so clients cannot grow the metric's label set.
-    gameContext().metrics.messagesIn.inc({ event: registration ? type : 'unknown' });
+    gameContext().metrics.countInbound(registration ? type : 'unknown');
     if (!registration) {
       this.sendError(client, new GameError('UNKNOWN_EVENT', `Unknown event "${type.slice(0, 64)}"`), type);
       return;

@@ -16,7 +16,7 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { itemTransactionChannel, type ItemTransactionTrace } from './channels.ts';
-import { OutboundCounts } from './outbound.ts';
+import { EventCounts, OutboundCounts } from './outbound.ts';
 import type { ObservedWorld } from './world-view.ts';
 
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -35,7 +35,7 @@ export class GameMetrics {
   readonly rooms: Gauge;
   readonly worldPlayers: Gauge<'world'>;
   readonly tickDuration: Histogram<'world'>;
-  readonly messagesIn: Counter;
+  readonly messagesIn: Counter<'event'>;
   readonly messagesOut: Counter<'event'>;
   readonly tradesCompleted: Counter;
   readonly tradesCancelled: Counter<'reason'>;
@@ -47,6 +47,8 @@ export class GameMetrics {
   readonly worlds = new Map<string, ObservedWorld>();
   private readonly lastTick = new Map<string, number>();
   private readonly outbound = new OutboundCounts();
+  /** Events the rooms registered (up to 512 names), the rest as `unknown`. */
+  private readonly inbound = new EventCounts([], 'unknown', 512);
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(live: { playersOnline(): number; rooms(): number }) {
@@ -54,6 +56,7 @@ export class GameMetrics {
     const registers = [this.registry];
     const worlds = this.worlds;
     const outbound = this.outbound;
+    const inbound = this.inbound;
     this.playersOnline = new Gauge({
       name: 'game_players_online', help: 'Characters currently in the world', registers,
       collect() { this.set(live.playersOnline()); },
@@ -75,7 +78,8 @@ export class GameMetrics {
       labelNames: ['world'], registers, buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
     });
     this.messagesIn = new Counter({
-      name: 'game_messages_in_total', help: 'Client events received, by event', labelNames: ['event'], registers,
+      name: 'game_messages_in_total', help: 'Client events received, by event; unregistered events as "unknown"', labelNames: ['event'], registers,
+      collect() { inbound.flushInto(this); },
     });
     this.messagesOut = new Counter({
       name: 'game_messages_out_total', help: 'Events sent to clients (JSON and SDK), by event; unlisted events as "other"',
@@ -104,6 +108,16 @@ export class GameMetrics {
       help: 'Errors no code path handled, by kind (unhandled_rejection, uncaught_exception); each one is logged',
       labelNames: ['kind'], registers,
     });
+  }
+
+  /** A room handles this client event: it is counted under its own name. */
+  registerInbound(type: string): void {
+    this.inbound.admit(type);
+  }
+
+  /** One client event arrived (hot path: no allocation); unregistered names count as `unknown`. */
+  countInbound(type: string): void {
+    this.inbound.count(type);
   }
 
   /** One event went to a client (hot path: no allocation). */

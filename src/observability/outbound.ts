@@ -1,5 +1,5 @@
 /**
- * Counting events sent to clients without work on the hot path: each send adds one to a slot of a typed array
+ * Counting client events, in and out, without work on the hot path: each send adds one to a slot of a typed array
  * (a Map lookup, no allocation); the prom-client counter is brought up to date when /metrics is scraped. The label
  * is the event name when it is one of OUTBOUND_EVENTS (the spec's server → client events), `other` otherwise, so
  * the label set is fixed whatever the rooms send.
@@ -23,34 +23,56 @@ export const OUTBOUND_EVENTS: readonly string[] = [
 
 export const OTHER_EVENT = 'other';
 
-export class OutboundCounts {
+/**
+ * Per-event counts for a counter labelled `event`: the events given up front, plus (up to `room` more) those
+ * `admit` adds later; anything else counts under `fallback`.
+ */
+export class EventCounts {
   private readonly slots = new Map<string, number>();
-  private readonly labels: ReadonlyArray<{ event: string }>;
-  private readonly counts: Float64Array;
-  private readonly reported: Float64Array;
-  private readonly other: number;
+  private readonly labels: Array<{ event: string }> = [];
+  private counts: Float64Array;
+  private reported: Float64Array;
+  private readonly fallback: number;
+  private readonly capacity: number;
 
-  constructor(events: readonly string[] = OUTBOUND_EVENTS) {
-    events.forEach((event, i) => this.slots.set(event, i));
-    this.other = events.length;
-    this.labels = [...events, OTHER_EVENT].map((event) => ({ event }));
-    this.counts = new Float64Array(this.labels.length);
-    this.reported = new Float64Array(this.labels.length);
+  constructor(events: readonly string[], fallback: string, room = 0) {
+    this.capacity = events.length + 1 + room;
+    this.counts = new Float64Array(this.capacity);
+    this.reported = new Float64Array(this.capacity);
+    for (const event of events) this.admit(event);
+    this.fallback = this.admit(fallback);
   }
 
-  /** One event of this type went out. */
+  /** Gives an event a slot of its own (while there is room); returns the slot. */
+  admit(event: string): number {
+    const known = this.slots.get(event);
+    if (known !== undefined) return known;
+    if (this.labels.length >= this.capacity) return this.fallback;
+    this.slots.set(event, this.labels.length);
+    this.labels.push({ event });
+    return this.labels.length - 1;
+  }
+
+  /** One event of this type (hot path: a Map lookup and an increment, no allocation). */
   count(type: string): void {
-    this.counts[this.slots.get(type) ?? this.other]++;
+    this.counts[this.slots.get(type) ?? this.fallback]++;
   }
 
   /** Adds what was counted since the last flush to the counter (its `collect` hook calls this). */
   flushInto(counter: Counter<'event'>): void {
-    for (let i = 0; i < this.counts.length; i++) {
+    for (let i = 0; i < this.labels.length; i++) {
       const delta = this.counts[i] - this.reported[i];
       if (delta > 0) {
         counter.inc(this.labels[i], delta);
         this.reported[i] = this.counts[i];
       }
     }
+  }
+}
+
+/** The events sent to clients: OUTBOUND_EVENTS, the rest as `other`. */
+export class OutboundCounts extends EventCounts {
+  constructor(events: readonly string[] = OUTBOUND_EVENTS) {
+    super(events, OTHER_EVENT);
   }
 }
