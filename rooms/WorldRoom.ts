@@ -29,6 +29,7 @@ import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from './world/persistence.ts';
 import { admitWorldEntry } from './world/entry-limit.ts';
+import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
 import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity, WorldFeature } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
@@ -90,6 +91,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private unregisterSaver: (() => void) | undefined;
   /** Reconnection tokens of the seats held for dropped players (onDrop), by token → session id. */
   private readonly waitingSeats = new Map<string, string>();
+  /** One-time authorisations from the HTTP step of the SDK's reconnect (reconnect-grants.ts). */
+  private readonly reconnectGrants = new ReconnectGrants();
   private unwatchWorld: (() => void) | undefined;
 
   constructor() {
@@ -212,6 +215,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       if (reason instanceof Error) gameContext().logger.debug({ err: reason, characterId: player.id }, 'no reconnection seat held');
     }).finally(() => {
       if (this.waitingSeats.get(token) === client.sessionId) this.waitingSeats.delete(token);
+      this.reconnectGrants.forget(token);
     });
   }
 
@@ -226,6 +230,19 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const sessionId = this.waitingSeats.get(reconnectionToken);
     if (sessionId !== undefined && super.hasReservedSeat(sessionId, reconnectionToken)) return sessionId;
     return undefined as unknown as string;
+  }
+
+  /**
+   * The HTTP step of the SDK's reconnect (`POST /matchmake/reconnect`, which verified `accountId`'s bearer token)
+   * authorises the socket that follows to take the seat without credentials of its own, once and for a few
+   * seconds (reconnect-grants.ts). Called by name through `matchMaker.remoteRoomCall`: never throws.
+   */
+  authorizeReconnection(sessionId: string, reconnectionToken: string, accountId: string): ReconnectionVerdict {
+    if (typeof sessionId !== 'string' || typeof reconnectionToken !== 'string' || typeof accountId !== 'string') return 'expired';
+    if (this.waitingSeats.get(reconnectionToken) !== sessionId || !super.hasReservedSeat(sessionId, reconnectionToken)) return 'expired';
+    if (this.bySession.get(sessionId)?.accountId !== accountId) return 'forbidden';
+    this.reconnectGrants.grant(sessionId, reconnectionToken, accountId);
+    return 'granted';
   }
 
   /** Whether a reconnection token belongs to a client that is connected now (the /ws adapter: ALREADY_ONLINE). */
@@ -285,12 +302,17 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   /**
    * Who may take a held seat: a connection that presents a valid token of the same account (the /ws adapter
-   * verified it at `authenticate`; an SDK socket sends `Authorization: Bearer` on its upgrade request).
+   * verified it at `authenticate`; an SDK socket sends `Authorization: Bearer` on its upgrade request), or a socket
+   * without credentials right after the SDK's reconnect request authorised the seat (a browser: no headers on a
+   * WebSocket). Any grant is used up here, whichever way the socket is admitted.
    */
   private async admitReconnection(client: Client, authContext: AdapterAuthContext, reconnectionToken: string): Promise<void> {
     const player = this.bySession.get(client.sessionId);
     if (!player || this.waitingSeats.get(reconnectionToken) !== client.sessionId) throw invalidReconnectionToken();
-    const identity = authContext[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(authContext);
+    const granted = this.reconnectGrants.take(client.sessionId, reconnectionToken);
+    const presentsCredentials = authContext[VERIFIED_IDENTITY] !== undefined || authContext.headers?.has('authorization') === true;
+    const identity = authContext[VERIFIED_IDENTITY]
+      ?? (granted !== undefined && !presentsCredentials ? { accountId: granted } : await authenticateColyseusClient(authContext));
     if (identity.accountId !== player.accountId) {
       throw new ServerError(403, 'FORBIDDEN: That session belongs to another account');
     }

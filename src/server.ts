@@ -20,10 +20,10 @@ import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
-import { configureHttpApp } from './http/app.ts';
+import { configureHttpApp, JSON_BODY_LIMIT } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
 import { createOperatorToolsRouter } from './http/operator-tools.ts';
-import { installMatchmakerRefusals, matchmakerProblemResponse } from './http/matchmaker-errors.ts';
+import { installMatchmakerRefusals, limitMatchmakerBodies, matchmakerProblemResponse } from './http/matchmaker-errors.ts';
 import { corsMiddleware, createOriginPolicy, installOriginPolicy, routeAroundColyseus, upgradeOriginAllowed } from './http/cors.ts';
 import { installClientAddressHeaders } from './http/limits/client-address.ts';
 import { installRequestLog } from './http/request-log.ts';
@@ -181,6 +181,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   }
   // Colyseus keeps its own routes (matchmaking); every other request goes straight to Express and its CORS (cors.ts).
   routeAroundColyseus(httpServer, httpApp!, (method, path) => path.startsWith('/matchmake/') || colyseus.router.findRoute(method, path) !== undefined);
+  // Matchmaking bodies get the REST API's JSON limit (Colyseus reads them whole, unbounded).
+  limitMatchmakerBodies(httpServer, JSON_BODY_LIMIT);
   installClientAddressHeaders(httpServer, config.trustProxy);
   installRequestLog(httpServer, logger);
   const port = (httpServer.address() as AddressInfo).port;

@@ -8,9 +8,17 @@
  * - `matchmakerProblemResponse` (the router's `onResponse`) rewrites every error response of that router into
  *   `application/problem+json`. The body keeps an `error` member ("CODE: message"): the Colyseus SDK reads it as
  *   the message of the `MatchMakeError` it rejects with (whose `code` is the HTTP status).
+ * - `reconnect` needs the bearer token of the account whose seat it names, and authorises the room socket that
+ *   follows to take the seat once without credentials of its own (browsers cannot send headers on a WebSocket):
+ *   see rooms/world/reconnect-grants.ts.
+ * - `limitMatchmakerBodies` reads matchmaking bodies with the REST API's JSON body limit (413 above it).
  */
-import { ErrorCode, matchMaker, ServerError } from '@colyseus/core';
+import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { ErrorCode, matchMaker, ServerError, type AuthContext } from '@colyseus/core';
+import express from 'express';
 import { GameError } from '../../rooms/game-error.ts';
+import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from '../../rooms/world/reconnect-grants.ts';
+import { authenticateColyseusClient } from '../auth/colyseus.ts';
 import type { Logger } from '../logger.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
 import { problemBody } from './problem.ts';
@@ -88,10 +96,33 @@ function checkCall(controller: Controller, method: string, target: string, optio
 
 let installedLogger: Logger | undefined;
 
+interface SeatReservation {
+  roomId: string;
+  sessionId: string;
+}
+
+/**
+ * `reconnect`, for the caller's own seat only: the bearer token is verified like the socket's (valid, not revoked,
+ * the account's rights), the seat is looked up, and the room (on whichever process hosts it) checks that the seat
+ * is the account's and records the one-time authorisation for the socket that follows.
+ */
+async function reconnectOwnSeat(target: string, options: { reconnectionToken: string }, auth: AuthContext): Promise<SeatReservation> {
+  const identity = await authenticateColyseusClient(auth);
+  const reservation = (await matchMaker.reconnect(target, options)) as SeatReservation;
+  const verdict = (await matchMaker.remoteRoomCall(
+    reservation.roomId, AUTHORIZE_RECONNECTION, [reservation.sessionId, options.reconnectionToken, identity.accountId],
+  )) as ReconnectionVerdict | undefined;
+  if (verdict === 'forbidden') throw refusal(403, 'FORBIDDEN', 'That session belongs to another account');
+  // The grace period ran out in between (or the room holds no seats of this kind).
+  if (verdict !== 'granted') throw new ServerError(ErrorCode.MATCHMAKE_EXPIRED, 'reconnection token invalid or expired');
+  return reservation;
+}
+
 /** The controller's `invokeMethod`, as installed: checks the call, maps whatever the matchmaker throws. */
 async function invokeMethod(this: Controller, method: string, target: string, options: unknown = {}, auth?: unknown): Promise<unknown> {
   checkCall(this, method, target, options);
   try {
+    if (method === 'reconnect') return await reconnectOwnSeat(target, options as { reconnectionToken: string }, auth as AuthContext);
     return await (matchMaker as unknown as Record<string, MatchmakeMethod>)[method](target, options, auth);
   } catch (error) {
     throw classifyMatchmakerError(error, method, target, installedLogger!);
@@ -137,4 +168,46 @@ export async function matchmakerProblemResponse(response: Response): Promise<Res
   headers.set('content-type', 'application/problem+json');
   headers.delete('content-length');
   return new Response(JSON.stringify(problemBody(status, code, detail, { error: `${code}: ${detail}` })), { status, headers });
+}
+
+/** Problems for body-parser's refusals of a matchmaking body (the REST API's errors.ts answers the same). */
+const BODY_REFUSALS: Record<string, [number, string, string]> = {
+  'entity.too.large': [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the limit'],
+  'encoding.unsupported': [415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported'],
+  'charset.unsupported': [415, 'UNSUPPORTED_CHARSET', 'The request body charset is not supported'],
+  'request.aborted': [400, 'REQUEST_ABORTED', 'The request was aborted'],
+};
+
+function sendBodyRefusal(req: IncomingMessage, res: ServerResponse, error: { type?: unknown }): void {
+  const [status, code, detail] = BODY_REFUSALS[String(error.type)] ?? [400, 'MALFORMED_JSON', 'The request body is not valid JSON'];
+  const cors = matchMaker.controller.getCorsHeaders(new Headers(req.headers as Record<string, string>));
+  const body = JSON.stringify(problemBody(status, code, detail, { error: `${code}: ${detail}` }));
+  // The rest of an oversized body is not read: close the connection rather than drain it.
+  res.writeHead(status, { ...cors, 'content-type': 'application/problem+json', connection: 'close' });
+  res.end(body);
+}
+
+/**
+ * Colyseus reads a matchmaking body whole, with no size limit. Wraps the server's one request listener (the
+ * dispatcher of `routeAroundColyseus`, so call this right after it): a `POST /matchmake/…` body is read first
+ * with the REST API's JSON limit (`limit`), whatever its content type, and handed on parsed (Colyseus' router
+ * takes a `req.body` as it is); over the limit it is a 413 PAYLOAD_TOO_LARGE problem, and bad JSON a 400
+ * MALFORMED_JSON, before the matchmaker sees anything.
+ */
+export function limitMatchmakerBodies(server: HttpServer, limit: string): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  if (listeners.length !== 1) throw new Error(`expected one request listener, found ${listeners.length}`);
+  const [dispatch] = listeners;
+  const readJson = express.json({ limit, strict: false, type: () => true });
+  server.removeListener('request', dispatch);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || !(req.url ?? '').startsWith('/matchmake/')) return dispatch.call(server, req, res);
+    readJson(req as express.Request, res as express.Response, (error?: unknown) => {
+      if (error) return sendBodyRefusal(req, res, error as { type?: unknown });
+      // Colyseus' router re-reads a string `req.body` as raw text: keep a JSON string a JSON string.
+      const parsed = req as IncomingMessage & { body?: unknown };
+      if (typeof parsed.body === 'string') parsed.body = JSON.stringify(parsed.body);
+      dispatch.call(server, req, res);
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { matchMaker } from '@colyseus/core';
 import { Client as SdkClient, MatchMakeError } from '@colyseus/sdk';
-import { anonymousAccount, type TestAccount } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { openTrade, traderPair } from '../trade/support.ts';
 
@@ -53,6 +53,7 @@ describe('matchmaking refusals are 4xx problem details with stable codes @db', f
       ['join/world', '{}', 400, 'INVALID_REQUEST', account.token],
       ['join/world', '[1, 2]', 400, 'INVALID_REQUEST', account.token],
       ['join/world', 'null', 400, 'INVALID_REQUEST', account.token],
+      ['join/world', '"a string"', 400, 'INVALID_REQUEST', account.token],
       ['join/world', '{"characterId": 7', 400, 'MALFORMED_JSON', account.token],
       ['join/world', '{}', 401, 'AUTH_REQUIRED', null],
       ['join/world', '{"characterId": "a\\u0000b"}', 400, 'INVALID_PAYLOAD', account.token],
@@ -69,6 +70,42 @@ describe('matchmaking refusals are 4xx problem details with stable codes @db', f
     for (const [path, body, status, code, token] of cases) {
       assertProblem(await matchmake(path, body, token), status, code, `${path} ${body}`);
     }
+  });
+
+  it('a body over the JSON body limit (100 KB) is a 413 PAYLOAD_TOO_LARGE, declared or streamed, and joins nobody', async () => {
+    const character = await createCharacterRow(server, account.accountId);
+    const padded = (bytes: number) => JSON.stringify({ characterId: character.id, padding: 'x'.repeat(bytes) });
+    assertProblem(await matchmake('join/world', padded(2 * 1024 * 1024), account.token), 413, 'PAYLOAD_TOO_LARGE', '2 MB');
+    assertProblem(await matchmake('join/world', padded(101 * 1024), account.token), 413, 'PAYLOAD_TOO_LARGE', '101 KB');
+
+    // Chunked, without a content-length: counted while it streams.
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const streamed = await fetch(`${server.baseUrl}/matchmake/join/world`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${account.token}` },
+      body: new ReadableStream({
+        pull(controller) {
+          if (sent === 0) controller.enqueue(new TextEncoder().encode(`{"characterId": "${character.id}", "padding": "`));
+          if (sent++ < 32) controller.enqueue(chunk);
+          else controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    const streamedBody = (await streamed.json()) as Answer['body'];
+    assertProblem({ status: streamed.status, type: streamed.headers.get('content-type'), body: streamedBody }, 413, 'PAYLOAD_TOO_LARGE', 'chunked');
+    assert.equal(server.context.online.has(character.id), false, 'nobody joined');
+
+    // Under the limit the body reaches the matchmaker as before (an unknown option is ignored).
+    const response = await fetch(`${server.baseUrl}/matchmake/join/world`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${account.token}` },
+      body: padded(60 * 1024),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    const reservation = (await response.json()) as { roomId: string; sessionId: string };
+    assert.equal(typeof reservation.sessionId, 'string');
   });
 
   it('a trade room: an outsider, a participant joining again, a client creating one', async () => {
