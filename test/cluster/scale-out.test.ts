@@ -193,6 +193,33 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
     assert.equal(after.characters.length, 2, 'the next read went to the database');
   });
 
+  it('a browser SDK client reconnects through the other process: the HTTP step authorises its header-less socket', async () => {
+    const player = await character({ x: 123, z: 96 }, b);
+    const headers = { Authorization: `Bearer ${player.token}` };
+    const room = await new SdkClient(b.baseUrl, { headers }).join('world', { characterId: player.id });
+    room.onMessage('*', () => {});
+    const token = room.reconnectionToken;
+    room.reconnection.enabled = false;
+    (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    // As a browser: the token on the HTTP request (to the process without the world), none on the room socket.
+    const browser = new SdkClient(b.baseUrl, { headers });
+    const internals = browser as unknown as { http: { options: { headers: object } }; consumeSeatReservation: (...args: unknown[]) => Promise<unknown> };
+    const consume = internals.consumeSeatReservation.bind(browser);
+    internals.consumeSeatReservation = (...args) => {
+      internals.http.options.headers = {};
+      return consume(...args);
+    };
+    const again = await browser.reconnect(token);
+    try {
+      assert.equal(again.roomId, room.roomId, 'the player is back in the same world room');
+    } finally {
+      again.onMessage('*', () => {});
+      await again.leave();
+    }
+  });
+
   it('the REST rate limit is shared: the 101st request across both processes is refused', async () => {
     const address = `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     const get = (server: TestServer) => fetch(`${server.baseUrl}/api/v1/world`, { headers: { 'x-forwarded-for': address } });
