@@ -44,7 +44,7 @@ function operatorToken(header: string | undefined): string | undefined {
 
 /** Admins only; a 401 challenges for Basic credentials so that a browser asks for them. */
 export function requireOperator(auth: AuthService): RequestHandler {
-  return (req: Request, _res, next) => {
+  return async (req: Request, _res, next) => {
     const header = req.get('authorization');
     let roles: readonly string[];
     try {
@@ -52,7 +52,9 @@ export function requireOperator(auth: AuthService): RequestHandler {
       if (token === undefined) {
         throw new AuthError('AUTH_REQUIRED', 'the monitor needs an admin server token: Authorization: Bearer <token>, or Basic with the token as password');
       }
-      roles = auth.tokens.verify(token).roles;
+      // The roles the account holds now, not only those the token was signed with: a demoted admin loses the
+      // operator pages at once (see docs/auth.md, sessions end when their rights end).
+      roles = await auth.sessions.currentRoles(auth.tokens.verify(token));
     } catch (error) {
       if (error instanceof HttpProblem && error.status === 401) {
         throw new HttpProblem(401, error.code, error.message, {}, { 'WWW-Authenticate': BASIC_CHALLENGE });

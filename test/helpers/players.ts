@@ -1,7 +1,7 @@
 /** Helpers for world tests: anonymous identities, characters placed in the database, JSON and SDK players. */
 import { randomUUID } from 'node:crypto';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
-import { Character } from '../../src/db/entities/index.ts';
+import { Character, User } from '../../src/db/entities/index.ts';
 import { uniqueName } from './database.ts';
 import { json } from './http.ts';
 import type { TestServer } from './server.ts';
@@ -55,4 +55,16 @@ export function visibleEntities(client: JsonWsClient): Map<string, Record<string
     for (const gone of event.data.removed) known.delete(`${gone.kind}:${gone.id}`);
   }
   return known;
+}
+
+/**
+ * A permanent account stored with these roles and a server token carrying them: the auth guards check the stored
+ * roles too, so a token signed for an account that does not exist (or lacks the role) is refused.
+ */
+export async function accountWithRoles(server: Pick<TestServer, 'context'>, roles: string[]): Promise<TestAccount> {
+  const em = server.context.db.em.fork();
+  const user = em.create(User, { id: randomUUID(), displayName: uniqueName('op'), roles });
+  await em.flush();
+  const token = server.context.auth.tokens.sign({ accountId: user.id, roles, scope: 'player' }).token;
+  return { token, accountId: user.id };
 }

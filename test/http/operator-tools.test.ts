@@ -7,6 +7,8 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startServer, type GameServer } from '../../src/server.ts';
 import { json } from '../helpers/http.ts';
+import { accountWithRoles } from '../helpers/players.ts';
+import { revokeAdmin } from '../../src/db/account-roles.ts';
 import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
 import { pgliteTemplate, startTestServer, testEnv, type TestServer } from '../helpers/server.ts';
 
@@ -20,8 +22,8 @@ function bearer(token: string): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
 }
 
-function tokenWithRoles(server: GameServer, roles: string[]): string {
-  return server.context.auth.tokens.sign({ accountId: '00000000-0000-4000-8000-00000000000a', roles, scope: 'player' }).token;
+async function tokenWithRoles(server: GameServer, roles: string[]): Promise<string> {
+  return (await accountWithRoles(server, roles)).token;
 }
 
 async function expectProblem(response: Response, status: number, code: string): Promise<void> {
@@ -85,13 +87,21 @@ describe('operator tools in test mode @db', function () {
   });
 
   it('refuses the monitor to a player without the admin role (403)', async () => {
-    const player = tokenWithRoles(server, ['player']);
+    const player = await tokenWithRoles(server, ['player']);
     await expectProblem(await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(player) }), 403, 'INSUFFICIENT_ROLE');
     await expectProblem(await fetch(`${server.baseUrl}/colyseus/`, { headers: basic(player) }), 403, 'INSUFFICIENT_ROLE');
   });
 
+  it('refuses the monitor to an admin token once the account lost the admin role, before the token expires', async () => {
+    const admin = await accountWithRoles(server, ['player', 'admin']);
+    assert.equal((await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(admin.token) })).status, 200);
+    await revokeAdmin(server.context.db.em.fork(), admin.accountId);
+    await server.context.auth.sessions.accountChanged(admin.accountId);
+    await expectProblem(await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(admin.token) }), 403, 'INSUFFICIENT_ROLE');
+  });
+
   it('serves the monitor to an admin, by Bearer or by Basic credentials', async () => {
-    const admin = tokenWithRoles(server, ['player', 'admin']);
+    const admin = await tokenWithRoles(server, ['player', 'admin']);
     const page = await fetch(`${server.baseUrl}/colyseus/`, { headers: basic(admin) });
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
@@ -114,7 +124,7 @@ describe('operator tools in test mode @db', function () {
   });
 
   it('lets the monitor close a client, but not dispose a room or edit its state', async () => {
-    const admin = bearer(tokenWithRoles(server, ['player', 'admin']));
+    const admin = bearer(await tokenWithRoles(server, ['player', 'admin']));
     const world = worldOf(server.context)!;
     const call = (method: string, args: unknown[]) =>
       fetch(`${server.baseUrl}/colyseus/api/room/call?${new URLSearchParams({ roomId: world.roomId, method, args: JSON.stringify(args) })}`, { headers: admin });
@@ -128,7 +138,7 @@ describe('operator tools in test mode @db', function () {
   });
 
   it('refuses Basic credentials on requests another site triggers', async () => {
-    const admin = tokenWithRoles(server, ['player', 'admin']);
+    const admin = await tokenWithRoles(server, ['player', 'admin']);
     for (const site of ['cross-site', 'same-site']) {
       const response = await fetch(`${server.baseUrl}/colyseus/api`, { headers: { ...basic(admin), 'Sec-Fetch-Site': site } });
       await expectProblem(response, 403, 'CROSS_SITE_REFUSED');
@@ -153,8 +163,8 @@ describe('operator tools in production @db', function () {
       await expectProblem(await fetch(`${server.baseUrl}${path}`), 404, 'NOT_FOUND');
     }
     await expectProblem(await fetch(`${server.baseUrl}/colyseus/`), 401, 'AUTH_REQUIRED');
-    await expectProblem(await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(tokenWithRoles(server, ['player'])) }), 403, 'INSUFFICIENT_ROLE');
-    assert.equal((await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(tokenWithRoles(server, ['player', 'admin'])) })).status, 200);
+    await expectProblem(await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(await tokenWithRoles(server, ['player'])) }), 403, 'INSUFFICIENT_ROLE');
+    assert.equal((await fetch(`${server.baseUrl}/colyseus/api`, { headers: bearer(await tokenWithRoles(server, ['player', 'admin'])) })).status, 200);
   });
 });
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { WORLD_MAP_PATH } from '../../src/http/routes/world-map.ts';
 import { json } from '../helpers/http.ts';
-import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
+import { accountWithRoles, anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import type { JsonWsClient } from '../helpers/ws-client.ts';
 
@@ -18,8 +18,8 @@ function basic(token: string): Record<string, string> {
   return { Authorization: `Basic ${Buffer.from(`operator:${token}`).toString('base64')}` };
 }
 
-function tokenWithRoles(server: TestServer, roles: string[]): string {
-  return server.context.auth.tokens.sign({ accountId: '00000000-0000-4000-8000-00000000000b', roles, scope: 'player' }).token;
+async function tokenWithRoles(server: TestServer, roles: string[]): Promise<string> {
+  return (await accountWithRoles(server, roles)).token;
 }
 
 describe('the live world map for operators @db', function () {
@@ -31,7 +31,7 @@ describe('the live world map for operators @db', function () {
 
   before(async () => {
     server = await startTestServer();
-    admin = tokenWithRoles(server, ['player', 'admin']);
+    admin = await tokenWithRoles(server, ['player', 'admin']);
     const account = await anonymousAccount(server);
     const character = await createCharacterRow(server, account.accountId, { x: 120, z: 96 });
     walkerName = character.name;
@@ -48,7 +48,7 @@ describe('the live world map for operators @db', function () {
       const anonymous = await fetch(url);
       assert.equal(anonymous.status, 401, suffix);
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Basic realm=/);
-      const player = await fetch(url, { headers: basic(tokenWithRoles(server, ['player'])) });
+      const player = await fetch(url, { headers: basic(await tokenWithRoles(server, ['player'])) });
       assert.equal(player.status, 403, suffix);
       assert.equal((await json(player)).code, 'INSUFFICIENT_ROLE');
     }
