@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Client as SdkClient } from '@colyseus/sdk';
-import { Redis } from 'ioredis';
+import { noRedisSkipNote, redisAnswers, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { createScratchDatabase } from '../../loadtest/lib/postgres.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { Character } from '../../src/db/entities/index.ts';
@@ -17,20 +17,9 @@ import type { TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { addItem, bothAcceptScreen1, itemTotals, inventoryRows, openTrade, putItems, type Trader } from '../trade/support.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const LOCAL_POSTGRES = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function redisAnswers(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 /** DATABASE_URL when the suite runs on PostgreSQL; otherwise a scratch database on the local server (dropped after). */
 async function sharedPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
@@ -54,7 +43,7 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
 
   before(async function () {
     if (!(await redisAnswers())) {
-      console.log(`      (skipped: no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run the scale-out suite)`);
+      noRedisSkipNote('the scale-out suite');
       return this.skip();
     }
     database = await sharedPostgres();

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { Redis } from 'ioredis';
+import { noRedisSkipNote, redisAnswers, TEST_REDIS_URL } from '../helpers/redis.ts';
 import jwt from 'jsonwebtoken';
 import { RIGHTS_CHANNEL } from '../../src/auth/session-guard.ts';
 import { anonymousAccount } from '../helpers/players.ts';
@@ -18,19 +19,8 @@ import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/proce
 import type { TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
-async function redisAnswers(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 describe('live-session rights across processes (Redis) @db', function () {
   this.timeout(120_000);
@@ -41,7 +31,7 @@ describe('live-session rights across processes (Redis) @db', function () {
 
   before(async function () {
     if (!(await redisAnswers())) {
-      console.log(`      (skipped: no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run it)`);
+      noRedisSkipNote('it');
       return this.skip();
     }
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'game-rights-'));

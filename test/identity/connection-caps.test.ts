@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectTestRedis, dropKeysAndDisconnect, noRedisSkipNote, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { anonymousAccount, createCharacterRow, sdkPlayer, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
 async function authenticated(server: TestServer, account: TestAccount): Promise<JsonWsClient> {
   const client = await JsonWsClient.connect(server.wsUrl);
@@ -106,15 +107,9 @@ describe('per-address WebSocket connection caps shared through Redis @db', funct
   const prefix = `caps-test-${randomUUID().slice(0, 8)}`;
 
   before(async function () {
-    const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => {});
-    try {
-      await probe.connect();
-      await probe.ping();
-      redis = probe;
-    } catch {
-      probe.disconnect();
-      console.log(`      (skipped: no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these)`);
+    redis = await connectTestRedis();
+    if (!redis) {
+      noRedisSkipNote('these');
       this.skip();
     }
     for (let i = 0; i < 2; i++) {
@@ -127,11 +122,7 @@ describe('per-address WebSocket connection caps shared through Redis @db', funct
   after(async () => {
     for (const client of open) client.socket.terminate();
     for (const server of servers) await server.close();
-    if (redis) {
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
+    if (redis) await dropKeysAndDisconnect(redis, `${prefix}:*`);
   });
 
   it('two processes share one count per address: the 4th socket is refused on either', async () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectTestRedis, dropKeysAndDisconnect, noRedisSkipNote, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
 async function get(server: TestServer, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.baseUrl}${path}`, { headers });
@@ -115,15 +116,9 @@ describe('rate limit counters in Redis (REDIS_URL) @db', function () {
   const prefix = `rl-test-${randomUUID().slice(0, 8)}`;
 
   before(async function () {
-    const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => {});
-    try {
-      await probe.connect();
-      await probe.ping();
-      redis = probe;
-    } catch {
-      probe.disconnect();
-      console.log(`      (skipped: no Redis answers at ${REDIS_URL}; set TEST_REDIS_URL to run these)`);
+    redis = await connectTestRedis();
+    if (!redis) {
+      noRedisSkipNote('these');
       this.skip();
     }
     for (let i = 0; i < 2; i++) {
@@ -132,11 +127,7 @@ describe('rate limit counters in Redis (REDIS_URL) @db', function () {
   });
   after(async () => {
     for (const server of servers) await server.close();
-    if (redis) {
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
+    if (redis) await dropKeysAndDisconnect(redis, `${prefix}:*`);
   });
 
   it('two servers share one counter: the 6th request, on the other server, is refused', async () => {
