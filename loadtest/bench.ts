@@ -178,7 +178,7 @@ function renderMarkdown(): string {
   }
   if (results.rest) {
     lines.push(
-      '## REST (32 concurrent keep-alive clients, 10 s each, after a 2 s warm-up)',
+      '## REST (autocannon, 32 concurrent keep-alive clients, 10 s each, after a 2 s warm-up; `npm run bench -- --only rest`)',
       '',
       '| Route | game req/s | p50 / p99 | bare Express req/s | p50 / p99 | ratio (target ≥ 0.7) |',
       '|---|---|---|---|---|---|',
@@ -230,7 +230,8 @@ function renderMarkdown(): string {
       '- **REST routes:** GET /api/v1/player is answered from a per-account cache (no query; docs/api.md) and ' +
         'tokens are verified once per token, so what separates a game route from the bare one is the stack every ' +
         'request passes: Colyseus\' request listener (CORS headers), the request id, security headers, the REST rate ' +
-        'limit, the /api auth gate and Express routing across all route families — against a bare route with none.',
+        'limit, the /api auth gate and Express routing across all route families — against a bare route with none.' +
+        ' Since 2026-11-25 every request also passes the `cors` middleware, the HTTP duration histogram, the NUL guard and the matchmaking body limit: on this machine, the same autocannon load (32 clients, 8 s) against the server at 15ced04 and at this revision answered /api/v1/player 34k vs 24k–29k requests, a 15–30% cost that is left to the tick-performance and architecture work (issues #20, #18).',
     ] : []),
     '',
   );
