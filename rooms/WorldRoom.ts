@@ -117,6 +117,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const { db } = gameContext();
     try {
       await admitWorldEntry(identity.accountId);
+      if (typeof options.characterId === 'string') await gameContext().leaving.get(options.characterId)?.catch(() => {});
       let character: Character;
       if (options.createCharacter !== undefined) {
         character = await createCharacter(db.em, gameContext().data!, identity.accountId, options.createCharacter);
@@ -280,7 +281,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const reason: LeaveReason = player.removedFor
       ?? (code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected');
     const context = gameContext();
-    await trackWrite(context, (async () => {
+    const save = trackWrite(context, (async () => {
       try {
         for (const hook of this.leaveHooks) await hook(player, reason);
         await endSession(context.db.em, {
@@ -293,6 +294,12 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
         context.online.delete(player.id);
       }
     })());
+    context.leaving.set(player.id, save);
+    try {
+      await save;
+    } finally {
+      if (context.leaving.get(player.id) === save) context.leaving.delete(player.id);
+    }
   }
 
   override onDispose(): void {

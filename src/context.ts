@@ -22,6 +22,11 @@ export interface GameContext {
   readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */
   readonly online: Set<string>;
+  /**
+   * Characters whose leave is still being saved, with that save: entering the world again with one waits for it
+   * (it would otherwise be ALREADY_ONLINE for the moment the save takes, and read the row before the save).
+   */
+  readonly leaving: Map<string, Promise<unknown>>;
   /** Saves still running (e.g. players leaving during shutdown); awaited before the database closes. */
   readonly pendingWrites: Set<Promise<unknown>>;
 }

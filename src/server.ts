@@ -92,7 +92,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   metrics.watchDatabase(db);
   const limits = await createLimiterBackend({ ...limiterBackendOptions(config, logger), onReject: metrics.rateLimited });
   const auth = new AuthService({ config, logger, db, limits });
-  const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online, pendingWrites: new Set() };
+  const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online, leaving: new Map(), pendingWrites: new Set() };
   setGameContext(context);
 
   const api = createGameApi(context);

@@ -8,6 +8,12 @@ export interface WsEvent {
   data: any;
 }
 
+/** An event as a timeout message names it: refusals with their code. */
+function describeEvent(event: WsEvent): string {
+  const code = (event.data as { code?: unknown } | undefined)?.code;
+  return event.type === 'error' && typeof code === 'string' ? `error ${code}` : event.type;
+}
+
 export class JsonWsClient {
   readonly socket: WebSocket;
   readonly events: WsEvent[] = [];
@@ -52,7 +58,7 @@ export class JsonWsClient {
     const seen = this.events.slice(from).find(predicate);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}; got ${this.events.map((e) => e.type).join(', ')}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}; got ${this.events.map(describeEvent).join(', ')}`)), timeoutMs);
       this.waiters.push({ match: predicate, resolve: (e) => { clearTimeout(timer); resolve(e); } });
     });
   }

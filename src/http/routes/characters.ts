@@ -170,6 +170,8 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
   }, async ({ res, identity, params }) => {
     const fork = em();
     const character = await assertMayActAs(fork, identity, params.characterId);
+    // A character that has just left (its session ended) is gone once its save is written: wait for that.
+    await context.leaving.get(character.id)?.catch(() => {});
     if (context.online.has(character.id)) throw new HttpProblem(409, 'CHARACTER_ONLINE', 'leave the world before deleting this character');
     await fork.nativeDelete(Character, { id: character.id });
     accountChanged(identity.accountId);
