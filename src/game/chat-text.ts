@@ -53,8 +53,9 @@ export function stripInvisible(text: string): string {
       continue;
     }
     if (isSelector(c)) {
-      // One selector, straight after what it selects a form of.
-      if (previous && !isSelector(previous) && ATTACHABLE.test(previous)) {
+      // One selector, straight after what it selects a form of. It is a mark too: it counts toward the cap.
+      if (previous && !isSelector(previous) && ATTACHABLE.test(previous) && marksOnBase < MAX_MARKS_PER_BASE) {
+        marksOnBase++;
         out.push(c);
       }
       continue;

@@ -62,6 +62,11 @@ describe('chat text: what can be seen', () => {
     assert.equal(stripInvisible('\u200da\u200d'), 'a');
   });
 
+  it('counts selectors toward the cap of marks: selectors between marks cannot stretch a stack (seed -252880169)', () => {
+    const text = `a\ufe0f${ACUTE}\ufe0f${ACUTE}${ACUTE}${ACUTE}${ACUTE}`;
+    assert.doesNotMatch(stripInvisible(text), new RegExp(`\\p{M}{${MAX_MARKS_PER_BASE + 1}}`, 'u'));
+  });
+
   it('never leaves more than the cap of marks in a row, nor a text with nothing to see (property)', () => {
     const pieces = fc.constantFrom('a', 'é', ' ', ACUTE, '\u0300', '\u3164', '\u00ad', '\u{e0041}', '\u200d', '\ufe0f', '\u2800', '😀', '\u0915\u094d');
     fc.assert(fc.property(fc.array(pieces, { maxLength: 80 }), (parts) => {

@@ -261,7 +261,8 @@ describe('trading: rules and refusals @db', function () {
     await jsonSide.ws.next('tradeUpdated', (d) => d.theirOffer.accepted);
     jsonSide.ws.send('tradeAccept', { tradeId });
     await sdkSees('tradeConfirmScreen');
-    assert.equal(state.screen, 'confirm');
+    // Messages go out at once, state patches at the patch interval: the screen change may land a little later.
+    await eventually(async () => (state.screen === 'confirm' ? true : undefined));
     room.send('tradeAccept', { tradeId });
     await jsonSide.ws.next('tradeUpdated', (d) => d.screen === 'confirm' && d.theirOffer.accepted);
     jsonSide.ws.send('tradeAccept', { tradeId });
