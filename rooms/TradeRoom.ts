@@ -10,7 +10,7 @@ import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext } from '../src/context.ts';
 import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
 import { TradeItemState, TradeSideState, TradeState } from '../schema/trade-state.ts';
-import { GameError } from './game-error.ts';
+import { GameError } from '../src/game/refusal.ts';
 import { GameRoom } from './game-room.ts';
 import { TRADE_ACTIONS, toAction, type TradeActionEvent } from './trade/protocol.ts';
 import { accountIsTrading, claimSession } from './trade/registry.ts';

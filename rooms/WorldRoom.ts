@@ -13,16 +13,10 @@ import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked
 import type { GameData } from '../src/manifests/game-data.ts';
 import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
 import { WorldState } from '../schema/world-state.ts';
-import { GameError, joinRefusal } from './game-error.ts';
+import { GameError } from '../src/game/refusal.ts';
+import { joinRefusal } from './game-error.ts';
 import { GameRoom } from './game-room.ts';
-import { agents } from './world/features/agents.ts';
-import { chat } from './world/features/chat.ts';
-import { economy } from './world/features/economy/index.ts';
-import { movement } from './world/features/movement.ts';
-import { quests } from './world/features/quests/index.ts';
-import { assertSessionActive, recheckJoiningIdentity, sessionResumed, sessionRights } from './world/features/session-rights.ts';
-import { tradeRequests } from './world/features/trade-requests.ts';
-import { skills } from './world/features/skills/index.ts';
+import { assertSessionActive, recheckJoiningIdentity, sessionResumed } from './world/features/session-rights.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
 import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
@@ -30,7 +24,9 @@ import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from './world/persistence.ts';
 import { admitWorldEntry } from './world/entry-limit.ts';
 import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
-import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity, WorldFeature } from './world/world-api.ts';
+import { WORLD_AREAS } from './world/areas.ts';
+import { combineAreas } from './world/message-table.ts';
+import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
 export const TICK_MS = 600;
@@ -42,9 +38,6 @@ export const DEFAULT_INTEREST_RADIUS = 16;
  * between slices, so a crowded tick never blocks message handling for long.
  */
 const DELIVERY_SLICE = 250;
-
-/** The areas of the game, installed in this order. */
-export const WORLD_FEATURES: readonly WorldFeature[] = [movement, chat, economy, agents, tradeRequests, skills, quests, sessionRights];
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 
@@ -75,6 +68,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   blocked!: BlockedTiles;
   grid!: SpatialGrid;
   interestRadius = DEFAULT_INTEREST_RADIUS;
+  readonly slots = new Map<object, unknown>();
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();
   /** Entities changed since the last delivery began (handlers running mid-delivery add to the next one). */
@@ -156,7 +150,12 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.state.resources.set(resource.id, resource.state);
       this.grid.insert(resource);
     }
-    for (const feature of WORLD_FEATURES) feature.install(this);
+    const table = combineAreas(WORLD_AREAS);
+    for (const [type, { entry }] of table.messages) {
+      this.registerHandler(type, entry.schema, (client, data) => entry.handle({ world: this, player: this.playerOf(client), client }, data), entry.refusal);
+    }
+    for (const [name, handler] of table.commands) this.commands.set(name, handler);
+    for (const area of WORLD_AREAS) area.install?.(this);
     for (const hook of this.startHooks) await hook();
     this.setSimulationInterval(() => this.runTick(), TICK_MS);
     this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
@@ -346,15 +345,15 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.registerHandler(type, schema, (client, data) => handler(this.playerOf(client), data, client));
   }
 
-  command(name: string, handler: CommandHandler): void {
-    this.commands.set(name, handler);
+  command(name: string, handler: (player: OnlinePlayer, args: string[]) => void | Promise<void>): void {
+    this.commands.set(name, (_world, player, args) => handler(player, args));
   }
 
   async runCommand(player: OnlinePlayer, line: string): Promise<void> {
     const [name, ...args] = line.replace(/^\//, '').split(/\s+/);
     const handler = this.commands.get(name ?? '');
     if (!handler) throw new GameError('UNKNOWN_COMMAND', `Unknown command /${(name ?? '').slice(0, 32)}`);
-    await handler(player, args);
+    await handler(this, player, args);
   }
 
   player(characterId: string): OnlinePlayer | undefined {

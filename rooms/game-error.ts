@@ -1,20 +1,6 @@
-/**
- * A refusal with a stable upper-snake code, sent to the client as an `error` event (or `tradeError` in trades).
- * Throwing it from a message handler changes nothing and answers the sender.
- */
+/** Join refusals as Colyseus carries them, and reading a refusal's code back (the class is src/game/refusal.ts). */
 import { ServerError } from '@colyseus/core';
-
-export class GameError extends Error {
-  readonly code: string;
-  readonly details: Record<string, unknown> | undefined;
-
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
-    super(message);
-    this.name = 'GameError';
-    this.code = code;
-    this.details = details;
-  }
-}
+import { GameError } from '../src/game/refusal.ts';
 
 /** HTTP-like statuses for refusals that end a join; Colyseus carries a number, the message starts with the code. */
 const JOIN_STATUS: Record<string, number> = {

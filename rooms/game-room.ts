@@ -9,7 +9,7 @@ import { gameContext } from '../src/context.ts';
 import { isJsonClient } from '../src/transport/json-client.ts';
 import type { MessageAdmission } from '../src/transport/json-connection.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../src/nul-characters.ts';
-import { GameError } from './game-error.ts';
+import { GameError } from '../src/game/refusal.ts';
 
 /** WebSocket close code for a client that keeps flooding (policy violation). */
 const FLOOD_CLOSE = 1008;
@@ -22,6 +22,8 @@ type MessageHandler<T> = (client: Client, data: T) => void | Promise<void>;
 interface Registration {
   schema: z.ZodType;
   handler: MessageHandler<unknown>;
+  /** The event refusals of this message are sent as (the room's `errorEvent` when unset). */
+  refusal: string | undefined;
 }
 
 export interface ErrorEvent {
@@ -43,11 +45,11 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   protected errorEvent = 'error';
 
   /** Registers a handler for a client event; also routes SDK messages of that type to it. */
-  protected registerHandler<S extends z.ZodType>(type: string, schema: S, handler: MessageHandler<z.infer<S>>): void {
+  protected registerHandler<S extends z.ZodType>(type: string, schema: S, handler: MessageHandler<z.infer<S>>, refusal?: string): void {
     if (this.registrations.size === 0) {
       this.onMessage('*', (client, messageType, data) => void this.dispatch(client, String(messageType), data));
     }
-    this.registrations.set(type, { schema, handler: handler as MessageHandler<unknown> });
+    this.registrations.set(type, { schema, handler: handler as MessageHandler<unknown>, refusal });
     gameContext().metrics.registerInbound(type);
   }
 
@@ -102,22 +104,22 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
       return;
     }
     const nul = findNulCharacter(data);
-    if (nul !== undefined) return this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${nul ? ` at ${nul}` : ''}: ${NUL_MESSAGE}`), type);
+    if (nul !== undefined) return this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${nul ? ` at ${nul}` : ''}: ${NUL_MESSAGE}`), type, registration.refusal);
     const parsed = registration.schema.safeParse(data ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`), type);
+      this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`), type, registration.refusal);
       return;
     }
     try {
       await registration.handler(client, parsed.data);
     } catch (error) {
       if (error instanceof GameError) {
-        this.sendError(client, error, type);
+        this.sendError(client, error, type, registration.refusal);
       } else {
         gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'message handler failed');
-        this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type);
+        this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type, registration.refusal);
       }
     }
   }
@@ -137,8 +139,8 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
     }) as Client['send'];
   }
 
-  sendError(client: Client, error: GameError, event?: string): void {
+  sendError(client: Client, error: GameError, event?: string, refusal = this.errorEvent): void {
     const payload: ErrorEvent = { code: error.code, message: error.message, ...(event ? { event } : {}), ...error.details };
-    client.send(this.errorEvent, payload);
+    client.send(refusal, payload);
   }
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { matchMaker, type Client } from '@colyseus/core';
 import type { Logger } from '../../src/logger.ts';
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { LeaveReason, WorldApi } from '../world/world-api.ts';
 import { logTradeStep, writeTradeAudit } from './audit.ts';

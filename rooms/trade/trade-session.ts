@@ -13,7 +13,7 @@ import type { Containers, ItemWork } from '../../src/db/item-transaction.ts';
 import { runItemTransaction } from '../../src/db/item-transaction.ts';
 import type { ItemDefinitions } from '../../src/game/items.ts';
 import type { Logger } from '../../src/logger.ts';
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { WorldApi } from '../world/world-api.ts';
 import { logTradeStep, tradeAuditStatement, writeTradeAudit } from './audit.ts';

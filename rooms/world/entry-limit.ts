@@ -5,7 +5,7 @@
  * (Redis with REDIS_URL, so every process shares the count). Reconnecting to a held seat is not an entry.
  */
 import { gameContext } from '../../src/context.ts';
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 
 type LimiterBackend = ReturnType<typeof gameContext>['auth']['limits'];
 type Limiter = ReturnType<LimiterBackend['create']>;

@@ -9,7 +9,7 @@
  *
  * In memory of the process hosting the world: every character of an account is in that process's world.
  */
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 
 interface Bucket {
   tokens: number;

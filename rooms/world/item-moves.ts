@@ -4,7 +4,7 @@
  */
 import { ItemTransactionRefused, loadContainers, runItemTransaction, type ContainersById, type ItemTransactionOptions, type ItemWork } from '../../src/db/item-transaction.ts';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 import type { OnlinePlayer } from './online-player.ts';
 import type { WorldApi } from './world-api.ts';
 

@@ -5,7 +5,7 @@ import { gameContext } from '../../src/context.ts';
 import type { Containers } from '../../src/db/item-transaction.ts';
 import { emptyEquipment, totalBonuses } from '../../src/game/equipment.ts';
 import { emptyInventory } from '../../src/game/inventory.ts';
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 import { ChatLimiter } from './features/chat.ts';
 import { InterestSet, type TrackedEntity } from './interest.ts';
 
@@ -37,6 +37,8 @@ export class OnlinePlayer implements TrackedEntity {
   readonly chatLimiter = new ChatLimiter();
   readonly sessionRowId: string;
   readonly joinedAt = Date.now();
+  /** What the areas keep for this player (PlayerSlot, rooms/world/area.ts). */
+  readonly slots = new Map<object, unknown>();
   roles: readonly string[];
   client: Client;
   /** The client's address, for attempt limits (admin code). */

@@ -7,7 +7,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { Character, PlayerSession, IgnoreEntry } from '../../src/db/entities/index.ts';
 import { CharacterCreationRefused, createCharacter as createCharacterRow } from '../../src/db/character-creation.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
-import { GameError } from '../game-error.ts';
+import { GameError } from '../../src/game/refusal.ts';
 
 export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string, characterId: string): Promise<Character> {
   const character = await em.fork().findOne(Character, characterId);

@@ -19,19 +19,21 @@ export type LeaveReason = 'logout' | 'disconnected' | 'server_shutdown' | 'kicke
 export type PlayerHandler<T> = (player: OnlinePlayer, data: T, client: Client) => void | Promise<void>;
 
 /** A slash command typed in chat: `/name arg1 arg2`. */
-export type CommandHandler = (player: OnlinePlayer, args: string[]) => void | Promise<void>;
+export type CommandHandler = (world: WorldApi, player: OnlinePlayer, args: string[]) => void | Promise<void>;
 
 export interface WorldApi {
   readonly data: GameData;
   readonly blocked: BlockedTiles;
   readonly grid: SpatialGrid;
   readonly interestRadius: number;
+  /** What the areas keep once per world (WorldSlot, rooms/world/area.ts). */
+  readonly slots: Map<object, unknown>;
   context(): GameContext;
   /** The current game tick (600 ms each). */
   currentTick(): number;
   /** Registers a client event handled for a player in the world (validated with the schema first). */
   handle<S extends z.ZodType>(type: string, schema: S, handler: PlayerHandler<z.infer<S>>): void;
-  command(name: string, handler: CommandHandler): void;
+  command(name: string, handler: (player: OnlinePlayer, args: string[]) => void | Promise<void>): void;
   /** Runs a `/command args` line typed by the player (UNKNOWN_COMMAND when none is registered). */
   runCommand(player: OnlinePlayer, line: string): Promise<void>;
   player(characterId: string): OnlinePlayer | undefined;

@@ -9,7 +9,8 @@ import type { Inventory } from '../game/inventory.ts';
 import { MAX_LEVEL, type Levels, type Skill } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import { GATHERING_SKILLS, describeGoal, goalIdOf, type AvailableGoal, type Goal, type GoalSpec } from './goals.ts';
-import { bankSites, distanceToRect, insideRect, type Tile } from './planning.ts';
+import { bankSites, type Tile } from './planning.ts';
+import { distanceToRect, insideRect } from '../game/geometry.ts';
 
 export type GatheringSkill = (typeof GATHERING_SKILLS)[number];
 

@@ -2,21 +2,11 @@
 import { placedStationTiles, type BlockedTiles } from '../manifests/blocked-tiles.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import type { TileRect } from '../manifests/schemas/common.ts';
+import { chebyshev, insideRect } from '../game/geometry.ts';
 
 export interface Tile {
   x: number;
   z: number;
-}
-
-export function insideRect(rect: TileRect, x: number, z: number): boolean {
-  return x >= rect.minX && x <= rect.maxX && z >= rect.minZ && z <= rect.maxZ;
-}
-
-/** Chebyshev distance from a tile to the nearest tile of a rectangle (0 inside). */
-export function distanceToRect(x: number, z: number, rect: TileRect): number {
-  const dx = x < rect.minX ? rect.minX - x : x > rect.maxX ? x - rect.maxX : 0;
-  const dz = z < rect.minZ ? rect.minZ - z : z > rect.maxZ ? z - rect.maxZ : 0;
-  return Math.max(dx, dz);
 }
 
 /** The walkable tile nearest to `around` within `radius` (rings outward), optionally kept inside `within`. */
@@ -48,10 +38,6 @@ export function waypointToward(blocked: BlockedTiles, from: Tile, to: Tile, maxS
   const target = { x: from.x + clamp(to.x - from.x), z: from.z + clamp(to.z - from.z) };
   if (target.x === to.x && target.z === to.z) return to;
   return nearestWalkable(blocked, target, Math.max(2, Math.floor(maxStep / 4)));
-}
-
-export function chebyshev(a: Tile, b: Tile): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
 }
 
 /** Where the bank is used from: the tiles of every bank booth, and the spawn tile of every banker. */

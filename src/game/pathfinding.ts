@@ -6,6 +6,7 @@
  * before any search.
  */
 import type { TilePoint, TileRect } from '../manifests/schemas/common.ts';
+import { chebyshev, distanceToRect } from './geometry.ts';
 import { ok, refuse, type Result } from './result.ts';
 
 export type { TilePoint };
@@ -60,7 +61,7 @@ export function findPathNextTo(grid: WalkGrid, from: TilePoint, target: TileRect
   }
   const maxDistance = options.maxDistance ?? DEFAULT_MAX_DISTANCE;
   // The tiles beside the rectangle are one step closer than the rectangle itself.
-  if (chebyshevToRect(from.x, from.z, target) > maxDistance + 1) {
+  if (distanceToRect(from.x, from.z, target) > maxDistance + 1) {
     return refuse('TOO_FAR', `the target is more than ${maxDistance} tiles away`);
   }
   const isGoal = (x: number, z: number) => isBesideRect(x, z, target);
@@ -82,10 +83,6 @@ export function stepAlong(path: readonly TilePoint[], running: boolean): { moved
   return { moved, position: moved.at(-1) ?? null, remaining: path.slice(count) };
 }
 
-export function chebyshev(a: TilePoint, b: TilePoint): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
-}
-
 /** A one-tile step onto a free tile; a diagonal one only when both tiles beside it are free (no corner cutting). */
 export function canStep(grid: WalkGrid, from: TilePoint, to: TilePoint): boolean {
   if (grid.isBlocked(to.x, to.z)) return false;
@@ -99,12 +96,6 @@ function onGrid(grid: WalkGrid, tile: TilePoint): boolean {
     Number.isInteger(tile.x) && Number.isInteger(tile.z) &&
     tile.x >= 0 && tile.z >= 0 && tile.x < grid.width && tile.z < grid.depth
   );
-}
-
-function chebyshevToRect(x: number, z: number, rect: TileRect): number {
-  const dx = x < rect.minX ? rect.minX - x : x > rect.maxX ? x - rect.maxX : 0;
-  const dz = z < rect.minZ ? rect.minZ - z : z > rect.maxZ ? z - rect.maxZ : 0;
-  return Math.max(dx, dz);
 }
 
 function octileToRect(x: number, z: number, rect: TileRect): number {

@@ -16,7 +16,7 @@
 import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ErrorCode, matchMaker, ServerError, type AuthContext } from '@colyseus/core';
 import express from 'express';
-import { GameError } from '../../rooms/game-error.ts';
+import { GameError } from '../game/refusal.ts';
 import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from '../../rooms/world/reconnect-grants.ts';
 import { authenticateColyseusClient } from '../auth/colyseus.ts';
 import type { Logger } from '../logger.ts';

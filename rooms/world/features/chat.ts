@@ -1,10 +1,11 @@
 /** `player:chat`: sanitised public chat to players in range, a per-player rate limit, ignore lists, slash commands. */
 import { z } from 'zod';
 import { MAX_CHAT_LENGTH, sanitizeChat } from '../../../src/game/social.ts';
-import { GameError } from '../../game-error.ts';
+import { GameError } from '../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import { elevationRefusal, recordElevation } from './session-rights.ts';
-import type { WorldApi, WorldFeature } from '../world-api.ts';
+import { defineArea, on } from '../area.ts';
+import type { WorldApi } from '../world-api.ts';
 
 /** At most CHAT_BURST messages in any CHAT_WINDOW_MS. */
 export const CHAT_BURST = 5;
@@ -60,13 +61,16 @@ async function elevate(world: WorldApi, player: OnlinePlayer, args: string[]): P
   player.client.send('admin:granted', { characterId: player.id });
 }
 
-export const chat: WorldFeature = {
+export const chat = defineArea({
   name: 'chat',
-  install(world) {
-    world.command('admin', (player, args) => elevate(world, player, args));
-    world.handle('player:chat', ChatRequest, (player, { message }) => {
+  messages: {
+    'player:chat': on(ChatRequest, ({ world, player }, { message }) => {
       if (message.trimStart().startsWith('/')) return world.runCommand(player, message.trim());
       sayPublicly(world, player, message);
-    });
+    }),
   },
-};
+  sends: ['chat:message', 'admin:granted'],
+  commands: {
+    admin: (world, player, args) => elevate(world, player, args),
+  },
+});

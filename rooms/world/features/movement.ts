@@ -1,9 +1,9 @@
 /** `player:move`: validate the target, find a path on the tile grid, walk it one tile per tick (two running). */
 import { z } from 'zod';
 import { findPath, stepAlong, type WalkGrid } from '../../../src/game/pathfinding.ts';
-import { GameError } from '../../game-error.ts';
+import { GameError } from '../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../online-player.ts';
-import type { WorldFeature } from '../world-api.ts';
+import { defineArea, on } from '../area.ts';
 
 /** Longest walk one request may ask for, in tiles (Chebyshev). */
 export const MAX_MOVE_DISTANCE = 64;
@@ -42,15 +42,18 @@ export function advance(player: OnlinePlayer): boolean {
   return step.position !== null;
 }
 
-export const movement: WorldFeature = {
+export const movement = defineArea({
   name: 'movement',
-  install(world) {
-    world.handle('player:move', MoveRequest, (player, request, client) => {
+  messages: {
+    'player:move': on(MoveRequest, ({ world, player, client }, request) => {
       player.assertFree('move');
       planMove(world.blocked, player, request);
       world.markChanged(player);
       client.send('player:path', { x: player.x, z: player.z, running: player.state.running, path: player.path });
-    });
+    }),
+  },
+  sends: ['player:path'],
+  install(world) {
     world.onTick(() => {
       for (const player of world.players()) {
         const fromX = player.x;
@@ -62,4 +65,4 @@ export const movement: WorldFeature = {
       }
     });
   },
-};
+});

@@ -18,7 +18,7 @@ import { AuthError } from '../../../src/auth/errors.ts';
 import { PLAYER_ROLE, type GuardedSession } from '../../../src/auth/session-guard.ts';
 import type { Identity } from '../../../src/auth/tokens.ts';
 import { gameContext } from '../../../src/context.ts';
-import { GameError } from '../../game-error.ts';
+import { GameError } from '../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import type { WorldApi, WorldFeature } from '../world-api.ts';
 

@@ -4,7 +4,7 @@
  * stops. The trade itself runs in rooms/trade (TradeSession, TradeRoom). Refusals answer `tradeError`.
  */
 import { z } from 'zod';
-import { GameError } from '../../game-error.ts';
+import { GameError } from '../../../src/game/refusal.ts';
 import { TRADE_ACTIONS, TradeRequest, TradeRequestRespond, toAction, type TradeActionEvent } from '../../trade/protocol.ts';
 import { TradeService } from '../../trade/trade-service.ts';
 import type { OnlinePlayer } from '../online-player.ts';

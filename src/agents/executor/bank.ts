@@ -6,7 +6,8 @@
  */
 import { isNearBank } from '../../../rooms/world/features/economy/common.ts';
 import { bankableSlots } from '../goal-menu.ts';
-import { bankAccessTiles, bankSites, chebyshev, type Tile } from '../planning.ts';
+import { bankAccessTiles, bankSites, type Tile } from '../planning.ts';
+import { chebyshev } from '../../game/geometry.ts';
 import { interfaceHeld, note, report, type Step } from './step.ts';
 import { walkToward } from './walk.ts';
 

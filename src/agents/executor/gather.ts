@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { countItem, freeSlotCount } from '../../game/inventory.ts';
 import type { GatherGoalSpec } from '../goals.ts';
-import { chebyshev } from '../planning.ts';
+import { chebyshev } from '../../game/geometry.ts';
 import { interfaceHeld, note, report, type Step } from './step.ts';
 import { bestNode, isDoing, stopActivityOf } from './world-view.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { KillGoalSpec } from '../goals.ts';
-import { chebyshev } from '../planning.ts';
+import { chebyshev } from '../../game/geometry.ts';
 import { interfaceHeld, note, report, type Step } from './step.ts';
 import { walkToward } from './walk.ts';
 import { activityOf } from '../../../rooms/world/features/skills/activity.ts';

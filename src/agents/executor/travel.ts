@@ -1,6 +1,7 @@
 /** travel: walk to a walkable tile at the area's centre; done when standing in the area with no path left. */
 import type { TravelGoalSpec } from '../goals.ts';
-import { destinationIn, distanceToRect } from '../planning.ts';
+import { destinationIn } from '../planning.ts';
+import { distanceToRect } from '../../game/geometry.ts';
 import { report, type Step } from './step.ts';
 import { walkToward } from './walk.ts';
 import type { z } from 'zod';

@@ -2,7 +2,8 @@
  * Walking toward a tile in legs: each leg is a `player:move` on the character's connection (so pathfinding, the
  * 64-tile move cap and blocked tiles apply), at most 48 tiles, retried with shorter legs when refused.
  */
-import { chebyshev, waypointToward, type Tile } from '../planning.ts';
+import { waypointToward, type Tile } from '../planning.ts';
+import { chebyshev } from '../../game/geometry.ts';
 import type { WalkPlan } from '../runtime.ts';
 import { interfaceHeld, type Step } from './step.ts';
 

@@ -7,7 +7,8 @@ import { activityOf, type ActivityKind } from '../../../rooms/world/features/ski
 import { skillsOf, type SkillBook } from '../../../rooms/world/features/skills/skill-book.ts';
 import type { NpcEntity, ResourceEntity } from '../../../rooms/world/world-entities.ts';
 import type { CharacterFacts } from '../goal-menu.ts';
-import { chebyshev, type Tile } from '../planning.ts';
+import { type Tile } from '../planning.ts';
+import { chebyshev } from '../../game/geometry.ts';
 import type { AgentWorld } from '../world-link.ts';
 
 /** The player's skills, or undefined while they are still loading (the player is joining). */

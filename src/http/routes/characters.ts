@@ -19,7 +19,7 @@ import { CharacterCreationRefused, createCharacter } from '../../db/character-cr
 import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOf } from '../../agents/world-link.ts';
-import { insideRect } from '../../agents/planning.ts';
+import { insideRect } from '../../game/geometry.ts';
 import { requestAddress } from '../limits/client-address.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, IdParam, NoQuery, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';

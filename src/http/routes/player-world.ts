@@ -14,7 +14,7 @@ import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
 import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
 import { worldOf, type AgentWorld } from '../../agents/world-link.ts';
-import { insideRect } from '../../agents/planning.ts';
+import { insideRect } from '../../game/geometry.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
 import { PlayerCache, type AccountSnapshot } from './player-cache.ts';

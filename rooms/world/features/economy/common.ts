@@ -11,7 +11,7 @@ import type { Result } from '../../../../src/game/result.ts';
 import { SKILLS, type Levels, type Skill } from '../../../../src/game/skills.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
 import { itemBudgetFor } from '../../item-budget.ts';
 import type { OnlinePlayer } from '../../online-player.ts';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { checkDeathConservation, claimGravestone, die, type Gravestone } from '../../../../src/game/death.ts';
 import type { InventoryItem } from '../../../../src/game/inventory.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';

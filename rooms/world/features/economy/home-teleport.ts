@@ -3,7 +3,7 @@
  * combat, a trade or death interrupt it; a completed teleport starts a cooldown of HOME_TELEPORT_COOLDOWN_SECONDS.
  */
 import { z } from 'zod';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { economyOf } from './state.ts';

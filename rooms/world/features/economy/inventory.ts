@@ -10,7 +10,7 @@ import { pickUp, placeGroundItem, type GroundItem } from '../../../../src/game/g
 import { moveSlot, removeFromSlot } from '../../../../src/game/inventory.ts';
 import { buryBones } from '../../../../src/game/prayer.ts';
 import { MAX_XP, levelForXp } from '../../../../src/game/skills.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { grantXp } from '../skills/skill-book.ts';

@@ -9,7 +9,7 @@ import type { Containers } from '../../../../src/db/item-transaction.ts';
 import type { Inventory } from '../../../../src/game/inventory.ts';
 import { buy, buyPrice, restock, sell, sellPrice, type StoreState } from '../../../../src/game/shop.ts';
 import { TICK_MS } from '../../../../src/game/ticks.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { ItemId, QuantityValue, REACH, SlotNumber, checkQuantity, moveOwnItems, npcWithinReach, unwrap } from './common.ts';

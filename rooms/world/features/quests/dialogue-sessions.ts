@@ -8,7 +8,7 @@ import { chooseOption, continueDialogue, startDialogue, type DialogueContext, ty
 import type { Result } from '../../../../src/game/result.ts';
 import type { DialogueAction, Dialogue } from '../../../../src/manifests/schemas/npcs.ts';
 import { loadBanks } from '../../../../src/db/item-transaction.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { NpcEntity } from '../../world-entities.ts';

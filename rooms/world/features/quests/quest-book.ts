@@ -14,7 +14,7 @@ import {
   type QuestLog, type QuestStatus,
 } from '../../../../src/game/quests.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { moveOwnItems, unwrap } from '../economy/common.ts';

@@ -5,7 +5,7 @@
  */
 import { findPathNextTo } from '../../../../src/game/pathfinding.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer, Tile } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 

@@ -12,7 +12,7 @@ import { addItems } from '../../../../src/game/inventory.ts';
 import { MAX_STACK } from '../../../../src/game/quantity.ts';
 import { MAX_LEVEL, SKILLS, xpForLevel, type Skill } from '../../../../src/game/skills.ts';
 import { agentActor } from '../../../../src/agents/actor.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { CommandHandler, WorldApi } from '../../world-api.ts';
@@ -40,7 +40,7 @@ function audit(world: WorldApi, player: OnlinePlayer, command: string, args: str
   world.context().logger.info({ audit: 'admin_command', adminCharacterId: player.id, adminAccountId: player.accountId, adminName: player.name, ...actorOf(player), command, args, outcome, ...details }, `admin /${command} ${outcome}`);
 }
 
-function adminCommand(world: WorldApi, name: string, run: (player: OnlinePlayer, args: string[]) => Promise<Record<string, unknown>> | Record<string, unknown>): CommandHandler {
+function adminCommand(world: WorldApi, name: string, run: (player: OnlinePlayer, args: string[]) => Promise<Record<string, unknown>> | Record<string, unknown>): (player: OnlinePlayer, args: string[]) => Promise<void> {
   return async (player, args) => {
     if (!holdsElevation(player)) {
       audit(world, player, name, args, 'refused');

@@ -17,7 +17,7 @@ import { placeLoot } from '../../../../src/game/ground-items.ts';
 import { prayerBoosts } from '../../../../src/game/prayer.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
 import type { NpcCombat } from '../../../../src/manifests/schemas/npcs.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';

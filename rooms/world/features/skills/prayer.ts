@@ -10,7 +10,7 @@ import { totalBonuses } from '../../../../src/game/equipment.ts';
 import { activatePrayer, deactivatePrayer, drainPrayer, restorePrayer } from '../../../../src/game/prayer.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { reachOrApproach, rectDistance, startActivity, stopActivity, walkedAway, type Activity } from './activity.ts';

@@ -11,7 +11,7 @@ import {
   type SocialLists,
 } from '../../../../src/game/social.ts';
 import type { Result } from '../../../../src/game/result.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 

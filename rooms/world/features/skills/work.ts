@@ -14,7 +14,7 @@ import type { ItemAmount } from '../../../../src/game/items.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { FireState } from '../../../../schema/world-state.ts';
-import { GameError } from '../../../game-error.ts';
+import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { TrackedEntity } from '../../interest.ts';
 import type { OnlinePlayer } from '../../online-player.ts';

@@ -1,0 +1,107 @@
+/**
+ * The fixed shape of a message area of the world (movement, chat, bank, combat, trade, …). One area's module
+ * answers, in one declaration: which client events it handles and with which payload schema, which events it
+ * sends, which chat commands it owns, what it keeps per player, and what it does on the tick and when players
+ * come and go. rooms/world/message-table.ts combines the areas into the one table the WorldRoom dispatches from.
+ *
+ * A handler follows check → rule → transaction → events: it checks the player may act, asks a pure rule in
+ * src/game, commits through a store in src/db when items or rows change, then sends events. A refusal is a thrown
+ * GameError (src/game/refusal.ts); the room turns it into the area's refusal event and nothing has changed.
+ */
+import type { Client } from '@colyseus/core';
+import type { z } from 'zod';
+import type { OnlinePlayer } from './online-player.ts';
+import type { CommandHandler, WorldApi } from './world-api.ts';
+
+export interface HandlerContext {
+  readonly world: WorldApi;
+  readonly player: OnlinePlayer;
+  readonly client: Client;
+}
+
+export type MessageHandler<T> = (context: HandlerContext, data: T) => void | Promise<void>;
+
+/** The event a refusal is sent as: `error`, or `tradeError` for the trade events (the spec's choice). */
+export type RefusalEvent = 'error' | 'tradeError';
+
+export interface MessageEntry<S extends z.ZodType = z.ZodType> {
+  readonly schema: S;
+  readonly handle: MessageHandler<z.infer<S>>;
+  readonly refusal: RefusalEvent;
+}
+
+/** One row of an area's event table: the payload schema and its handler. */
+export function on<S extends z.ZodType>(schema: S, handle: MessageHandler<z.infer<S>>, refusal: RefusalEvent = 'error'): MessageEntry<S> {
+  return { schema, handle, refusal };
+}
+
+/**
+ * State an area keeps for each player in the world, stored on the player itself (not in a module-level table):
+ * made on first use, dropped when the player leaves the world.
+ */
+export class PlayerSlot<T> {
+  readonly name: string;
+  private readonly create: (player: OnlinePlayer) => T;
+
+  constructor(name: string, create: (player: OnlinePlayer) => T) {
+    this.name = name;
+    this.create = create;
+  }
+
+  of(player: OnlinePlayer): T {
+    if (player.slots.has(this)) return player.slots.get(this) as T;
+    const value = this.create(player);
+    player.slots.set(this, value);
+    return value;
+  }
+
+  /** The value when it was made already (never makes one). */
+  peek(player: OnlinePlayer): T | undefined {
+    return player.slots.get(this) as T | undefined;
+  }
+
+  set(player: OnlinePlayer, value: T): void {
+    player.slots.set(this, value);
+  }
+
+  clear(player: OnlinePlayer): void {
+    player.slots.delete(this);
+  }
+}
+
+/** State an area keeps once per world (ground items, the fights in progress, open trades), stored on the world. */
+export class WorldSlot<T> {
+  readonly name: string;
+  private readonly create: (world: WorldApi) => T;
+
+  constructor(name: string, create: (world: WorldApi) => T) {
+    this.name = name;
+    this.create = create;
+  }
+
+  of(world: WorldApi): T {
+    if (world.slots.has(this)) return world.slots.get(this) as T;
+    const value = this.create(world);
+    world.slots.set(this, value);
+    return value;
+  }
+}
+
+export interface WorldArea {
+  readonly name: string;
+  /** Client → server events this area handles, with their payload schemas. */
+  readonly messages: Readonly<Record<string, MessageEntry<z.ZodType>>>;
+  /** Server → client events this area sends. */
+  readonly sends: readonly string[];
+  /** Chat commands (`/name args`) this area owns. */
+  readonly commands?: Readonly<Record<string, CommandHandler>>;
+  /** What the area keeps per player (cleared when the player leaves the world). */
+  readonly playerState?: readonly PlayerSlot<unknown>[];
+  /** Tick work and join / leave / drop / death / start hooks, registered through the world. */
+  install?(world: WorldApi): void;
+}
+
+/** Declares an area (an identity function that gives the declaration its type). */
+export function defineArea(area: WorldArea): WorldArea {
+  return area;
+}

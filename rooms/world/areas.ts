@@ -1,0 +1,21 @@
+/**
+ * Every area of the world, in install order (hooks and tick work run in this order). message-table.ts combines
+ * their event tables; docs/architecture.md lists the result.
+ */
+import type { WorldArea } from './area.ts';
+import type { WorldFeature } from './world-api.ts';
+import { agents } from './features/agents.ts';
+import { chat } from './features/chat.ts';
+import { economy } from './features/economy/index.ts';
+import { movement } from './features/movement.ts';
+import { quests } from './features/quests/index.ts';
+import { sessionRights } from './features/session-rights.ts';
+import { skills } from './features/skills/index.ts';
+import { tradeRequests } from './features/trade-requests.ts';
+
+// TRANSITION (issue #18): features not yet in the area shape; removed once every feature is an area.
+const legacy = (feature: WorldFeature): WorldArea => ({ name: feature.name, messages: {}, sends: [], install: (world) => feature.install(world) });
+
+export const WORLD_AREAS: readonly WorldArea[] = [
+  movement, chat, ...[economy, agents, tradeRequests, skills, quests, sessionRights].map(legacy),
+];
