@@ -12,6 +12,7 @@ import type { Character } from '../src/db/entities/index.ts';
 import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../src/manifests/game-data.ts';
 import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
+import { TICK_MS } from '../src/game/ticks.ts';
 import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
 import { joinRefusal } from './game-error.ts';
@@ -29,7 +30,6 @@ import { combineAreas } from './world/message-table.ts';
 import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
-export const TICK_MS = 600;
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
 export const RECONNECT_GRACE_SECONDS = 20;
 export const DEFAULT_INTEREST_RADIUS = 16;

@@ -15,6 +15,7 @@ import { accountChanged } from '../../db/account-changes.ts';
 import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
 import { worldOf, type AgentWorld } from '../../agents/world-link.ts';
 import { insideRect } from '../../game/geometry.ts';
+import { TICK_MS } from '../../game/ticks.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
 import { PlayerCache, type AccountSnapshot } from './player-cache.ts';
@@ -210,7 +211,7 @@ export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry,
     res.json({
       worldId: world.roomId,
       tick: world.currentTick(),
-      tickMs: 600,
+      tickMs: TICK_MS,
       time: new Date().toISOString(),
       playersOnline: context.online.size,
       width: data.world.width,
