@@ -95,7 +95,7 @@ export interface WorldArea {
   readonly sends: readonly string[];
   /** Chat commands (`/name args`) this area owns. */
   readonly commands?: Readonly<Record<string, CommandHandler>>;
-  /** What the area keeps per player (cleared when the player leaves the world). */
+  /** What the area keeps per player (held on the player object: gone with it when it leaves the world). */
   readonly playerState?: readonly PlayerSlot<unknown>[];
   /** Tick work and join / leave / drop / death / start hooks, registered through the world. */
   install?(world: WorldApi): void;

@@ -9,6 +9,8 @@ import type { Result } from '../../../../src/game/result.ts';
 import type { DialogueAction, Dialogue } from '../../../../src/manifests/schemas/npcs.ts';
 import { loadBanks } from '../../../../src/db/item-transaction.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { chebyshev } from '../../../../src/game/geometry.ts';
+import { WorldSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { NpcEntity } from '../../world-entities.ts';
@@ -32,17 +34,7 @@ interface OpenDialogue {
 }
 
 /** Character id → open dialogue, per world. */
-const openByWorld = new WeakMap<WorldApi, Map<string, OpenDialogue>>();
-
-function openDialogues(world: WorldApi): Map<string, OpenDialogue> {
-  let open = openByWorld.get(world);
-  if (!open) openByWorld.set(world, (open = new Map()));
-  return open;
-}
-
-function chebyshev(a: { x: number; z: number }, b: { x: number; z: number }): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
-}
+export const openDialogues = new WorldSlot<Map<string, OpenDialogue>>('dialogues', () => new Map());
 
 function npcRef(npc: NpcEntity): Record<string, unknown> {
   return { id: npc.id, npcId: npc.state.npcId, name: npc.state.name };
@@ -95,7 +87,7 @@ async function runAction(world: WorldApi, player: OnlinePlayer, action: Dialogue
 
 function close(world: WorldApi, player: OnlinePlayer, open: OpenDialogue, reason: CloseReason): void {
   open.closed = true;
-  const dialogues = openDialogues(world);
+  const dialogues = openDialogues.of(world);
   if (dialogues.get(player.id) === open) dialogues.delete(player.id);
   player.client.send('dialogue:closed', { npc: npcRef(open.npc), dialogueId: open.dialogue.id, reason });
 }
@@ -125,11 +117,11 @@ export async function talkTo(world: WorldApi, player: OnlinePlayer, ref: string)
   closeDialogue(world, player, 'REPLACED');
   const open: OpenDialogue = { npc, dialogue, session: { dialogueId: dialogue.id, nodeId: dialogue.start }, closed: false };
   await show(world, player, open, step, 'dialogue:open');
-  if (!open.closed) openDialogues(world).set(player.id, open);
+  if (!open.closed) openDialogues.of(world).set(player.id, open);
 }
 
 function openOf(world: WorldApi, player: OnlinePlayer): OpenDialogue {
-  const open = openDialogues(world).get(player.id);
+  const open = openDialogues.of(world).get(player.id);
   if (!open) throw new GameError('NO_DIALOGUE_OPEN', 'You are not talking to anyone');
   return open;
 }
@@ -149,7 +141,7 @@ export async function continueOn(world: WorldApi, player: OnlinePlayer): Promise
 }
 
 export function closeDialogue(world: WorldApi, player: OnlinePlayer, reason: CloseReason, required = false): void {
-  const open = openDialogues(world).get(player.id);
+  const open = openDialogues.of(world).get(player.id);
   if (!open) {
     if (required) throw new GameError('NO_DIALOGUE_OPEN', 'You are not talking to anyone');
     return;
@@ -159,22 +151,22 @@ export function closeDialogue(world: WorldApi, player: OnlinePlayer, reason: Clo
 
 /** Leaving: the dialogue is dropped without a message. */
 export function forgetDialogue(world: WorldApi, player: OnlinePlayer): void {
-  const open = openDialogues(world).get(player.id);
+  const open = openDialogues.of(world).get(player.id);
   if (open) open.closed = true;
-  openDialogues(world).delete(player.id);
+  openDialogues.of(world).delete(player.id);
 }
 
 /** The NPCs someone is talking to (entity ids): they stand still meanwhile. */
 export function npcsInDialogue(world: WorldApi): Iterable<string> {
-  return [...openDialogues(world).values()].map((open) => open.npc.id);
+  return [...openDialogues.of(world).values()].map((open) => open.npc.id);
 }
 
 /** On the tick: dialogues whose player walked away, whose NPC is gone or whose interface a trade took end. */
 export function checkOpenDialogues(world: WorldApi): void {
-  for (const [characterId, open] of openDialogues(world)) {
+  for (const [characterId, open] of openDialogues.of(world)) {
     const player = world.player(characterId);
     if (!player) {
-      openDialogues(world).delete(characterId);
+      openDialogues.of(world).delete(characterId);
       continue;
     }
     if (player.lock) close(world, player, open, 'INTERFACE_BLOCKED');

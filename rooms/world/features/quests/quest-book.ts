@@ -15,6 +15,7 @@ import {
 } from '../../../../src/game/quests.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { PlayerSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { moveOwnItems, unwrap } from '../economy/common.ts';
@@ -44,29 +45,23 @@ export class QuestBook {
   }
 }
 
-const books = new WeakMap<OnlinePlayer, QuestBook>();
+/** The player's quest log: loaded on entering the world, absent until then. */
+export const questBooks = new PlayerSlot<QuestBook | undefined>('quest log', () => undefined);
 
+/** The loaded quest log (NOT_IN_WORLD while it is still loading). */
 export function questBookOf(player: OnlinePlayer): QuestBook {
-  const book = books.get(player);
+  const book = questBooks.peek(player);
   if (!book) throw new GameError('NOT_IN_WORLD', 'Your quest log is not loaded yet');
   return book;
-}
-
-export function hasQuestBook(player: OnlinePlayer): boolean {
-  return books.has(player);
 }
 
 export async function loadQuestBook(world: WorldApi, player: OnlinePlayer): Promise<QuestBook> {
   const progress = await loadQuestProgress(world.context().db.em.fork(), player.id);
   if (!progress) throw new GameError('CHARACTER_NOT_FOUND', 'The character no longer exists');
   const book = new QuestBook(progress);
-  books.set(player, book);
+  questBooks.set(player, book);
   refreshWatching(world, book);
   return book;
-}
-
-export function forgetQuestBook(player: OnlinePlayer): void {
-  books.delete(player);
 }
 
 function refreshWatching(world: WorldApi, book: QuestBook): void {
@@ -157,7 +152,7 @@ export async function changeQuest(world: WorldApi, player: OnlinePlayer, request
  * re-checked inside the transaction. Runs in the player's queue; a refusal (the items left meanwhile) is ignored.
  */
 export function checkHeldObjectives(world: WorldApi, player: OnlinePlayer): void {
-  const book = books.get(player);
+  const book = questBooks.peek(player);
   if (!book || !book.watching || book.checking || player.lock) return;
   if (heldObjectivesMet(book.log, world.data.questsById, player.containers.inventory).length === 0) return;
   book.checking = true;
