@@ -17,5 +17,5 @@ import { tradeRequests } from './features/trade-requests.ts';
 const legacy = (feature: WorldFeature): WorldArea => ({ name: feature.name, messages: {}, sends: [], install: (world) => feature.install(world) });
 
 export const WORLD_AREAS: readonly WorldArea[] = [
-  movement, chat, ...[economy, agents, tradeRequests, skills].map(legacy), quests, ...[sessionRights].map(legacy),
+  movement, chat, ...[economy, agents, tradeRequests, skills].map(legacy), quests, sessionRights,
 ];

@@ -20,7 +20,8 @@ import type { Identity } from '../../../src/auth/tokens.ts';
 import { gameContext } from '../../../src/context.ts';
 import { GameError } from '../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../online-player.ts';
-import type { WorldApi, WorldFeature } from '../world-api.ts';
+import { PlayerSlot, defineArea, on, type HandlerContext } from '../area.ts';
+import type { WorldApi } from '../world-api.ts';
 
 /** Colyseus close code of a world session whose rights ended (the /ws adapter closes its socket with 4001). */
 export const SESSION_ENDED_CLOSE = 4401;
@@ -31,11 +32,12 @@ interface PlayerSession extends GuardedSession {
   unregister?: () => void;
 }
 
-const sessions = new WeakMap<OnlinePlayer, PlayerSession>();
+/** The guarded session of the player's token (made when the player enters). */
+const sessions = new PlayerSlot<PlayerSession | undefined>('session', () => undefined);
 
 /** The identity the world session of this player acts for (its token's, or the one it renewed to). */
 export function sessionIdentity(player: OnlinePlayer): Identity | undefined {
-  return sessions.get(player)?.identity;
+  return sessions.peek(player)?.identity;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function recheckJoiningIdentity(identity: Identity): Promise<Identi
  * session was not ended meanwhile. Refuses with the code (and the session ends).
  */
 export function assertSessionActive(world: WorldApi, player: OnlinePlayer): void {
-  const session = sessions.get(player);
+  const session = sessions.peek(player);
   if (!session) return;
   try {
     world.context().auth.sessions.assertActive(session);
@@ -81,7 +83,7 @@ export function elevationRefusal(player: OnlinePlayer): string | undefined {
 
 /** Records that the session's current principal elevated it (`/admin <code>` succeeded). */
 export function recordElevation(player: OnlinePlayer): void {
-  const session = sessions.get(player);
+  const session = sessions.peek(player);
   if (!session) return;
   session.elevatedBy = { scope: session.identity.scope, characterId: session.identity.characterId };
   player.isAdmin = true;
@@ -90,7 +92,7 @@ export function recordElevation(player: OnlinePlayer): void {
 /** Whether the player's session holds admin elevation for the principal acting now. */
 export function holdsElevation(player: OnlinePlayer): boolean {
   if (!player.isAdmin || elevationRefusal(player) !== undefined) return false;
-  const session = sessions.get(player);
+  const session = sessions.peek(player);
   const by = session?.elevatedBy;
   return by !== undefined && by.scope === session!.identity.scope && by.characterId === session!.identity.characterId;
 }
@@ -98,7 +100,7 @@ export function holdsElevation(player: OnlinePlayer): boolean {
 /** Called by the room when a dropped client resumed the player's seat: elevation does not survive a reconnection. */
 export function sessionResumed(player: OnlinePlayer): void {
   player.isAdmin = false;
-  const session = sessions.get(player);
+  const session = sessions.peek(player);
   if (session) session.elevatedBy = undefined;
 }
 
@@ -110,8 +112,38 @@ function releaseReconnectionSeat(world: WorldApi, client: Client): void {
 
 const RenewRequest = z.object({ token: z.string().min(1).max(8192) }).strict();
 
-export const sessionRights: WorldFeature = {
+async function renew({ world, player }: HandlerContext, { token }: z.infer<typeof RenewRequest>): Promise<void> {
+  const auth = world.context().auth;
+  const session = sessions.peek(player);
+  if (!session) throw new GameError('NOT_IN_WORLD', 'You are not in the world');
+  await auth.attempts.consume({ address: player.address, accountId: player.accountId }).catch((error: unknown) => {
+    if (error instanceof AuthError) throw new GameError(error.code, error.message, { retryAfterSeconds: error.retryAfterSeconds });
+    throw error;
+  });
+  let fresh: Identity;
+  try {
+    fresh = await auth.verifyAccessToken(token);
+  } catch (error) {
+    if (error instanceof AuthError) throw new GameError(error.code, error.message);
+    throw error;
+  }
+  const current = session.identity;
+  if (fresh.accountId !== current.accountId || (fresh.characterId !== undefined && fresh.characterId !== player.id)) {
+    throw new GameError('CHARACTER_NOT_OWNED', 'That token may not act as this character');
+  }
+  if (fresh.scope !== current.scope || fresh.characterId !== current.characterId) {
+    throw new GameError('INSUFFICIENT_SCOPE', 'Renew with a token of the same kind and character binding as the session\'s');
+  }
+  session.identity = fresh;
+  player.roles = fresh.roles;
+  player.client.send('session:renewed', { expiresAt: fresh.expiresAt.toISOString() });
+}
+
+export const sessionRights = defineArea({
   name: 'session-rights',
+  messages: { 'session:renew': on(RenewRequest, renew) },
+  sends: ['session:renewed', 'error'],
+  playerState: [sessions],
   install(world) {
     const auth = () => world.context().auth;
 
@@ -137,33 +169,7 @@ export const sessionRights: WorldFeature = {
       session.unregister = auth().sessions.register(session);
     });
     world.onPlayerLeave((player) => {
-      sessions.get(player)?.unregister?.();
-    });
-
-    world.handle('session:renew', RenewRequest, async (player, { token }) => {
-      const session = sessions.get(player);
-      if (!session) throw new GameError('NOT_IN_WORLD', 'You are not in the world');
-      await auth().attempts.consume({ address: player.address, accountId: player.accountId }).catch((error: unknown) => {
-        if (error instanceof AuthError) throw new GameError(error.code, error.message, { retryAfterSeconds: error.retryAfterSeconds });
-        throw error;
-      });
-      let fresh: Identity;
-      try {
-        fresh = await auth().verifyAccessToken(token);
-      } catch (error) {
-        if (error instanceof AuthError) throw new GameError(error.code, error.message);
-        throw error;
-      }
-      const current = session.identity;
-      if (fresh.accountId !== current.accountId || (fresh.characterId !== undefined && fresh.characterId !== player.id)) {
-        throw new GameError('CHARACTER_NOT_OWNED', 'That token may not act as this character');
-      }
-      if (fresh.scope !== current.scope || fresh.characterId !== current.characterId) {
-        throw new GameError('INSUFFICIENT_SCOPE', 'Renew with a token of the same kind and character binding as the session\'s');
-      }
-      session.identity = fresh;
-      player.roles = fresh.roles;
-      player.client.send('session:renewed', { expiresAt: fresh.expiresAt.toISOString() });
+      sessions.peek(player)?.unregister?.();
     });
   },
-};
+});
