@@ -1,0 +1,15 @@
+/**
+ * The open transaction a store's functions take, and the one way rooms open one. Rooms hold no ORM: they receive
+ * a `Transaction` from `transaction()` or from the item transaction (src/db/item-transaction.ts) and only hand it
+ * to store functions, so every statement of the unit of work commits or rolls back together.
+ */
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import type { Database } from './database.ts';
+
+/** An open transaction (or, for reads outside one, a forked entity manager). */
+export type Transaction = SqlEntityManager;
+
+/** Runs `work` in one transaction on a fresh unit of work; commits when it resolves, rolls back when it throws. */
+export function transaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return db.em.fork().transactional((tx) => work(tx));
+}
