@@ -6,7 +6,6 @@ import type { Containers } from '../../src/db/item-transaction.ts';
 import { emptyEquipment, totalBonuses } from '../../src/game/equipment.ts';
 import { emptyInventory } from '../../src/game/inventory.ts';
 import { GameError } from '../../src/game/refusal.ts';
-import { ChatLimiter } from './features/chat.ts';
 import { InterestSet, type TrackedEntity } from './interest.ts';
 
 export interface Tile {
@@ -34,7 +33,6 @@ export class OnlinePlayer implements TrackedEntity {
   readonly name: string;
   readonly state: PlayerState;
   readonly interest = new InterestSet();
-  readonly chatLimiter = new ChatLimiter();
   readonly sessionRowId: string;
   readonly joinedAt = Date.now();
   /** What the areas keep for this player (PlayerSlot, rooms/world/area.ts). */

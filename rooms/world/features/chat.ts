@@ -4,27 +4,14 @@ import { MAX_CHAT_LENGTH, sanitizeChat } from '../../../src/game/social.ts';
 import { GameError } from '../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import { elevationRefusal, recordElevation } from './session-rights.ts';
-import { defineArea, on } from '../area.ts';
+import { ChatLimiter } from '../../../src/game/chat-limit.ts';
+import { PlayerSlot, defineArea, on } from '../area.ts';
 import type { WorldApi } from '../world-api.ts';
-
-/** At most CHAT_BURST messages in any CHAT_WINDOW_MS. */
-export const CHAT_BURST = 5;
-export const CHAT_WINDOW_MS = 5_000;
 
 export const ChatRequest = z.object({ message: z.string().max(4 * MAX_CHAT_LENGTH) }).strict();
 
-/** Sliding-window limiter for one player's chat. */
-export class ChatLimiter {
-  private readonly sent: number[] = [];
-
-  admit(now: number): void {
-    while (this.sent.length > 0 && now - this.sent[0] >= CHAT_WINDOW_MS) this.sent.shift();
-    if (this.sent.length >= CHAT_BURST) {
-      throw new GameError('CHAT_RATE_LIMITED', `At most ${CHAT_BURST} messages every ${CHAT_WINDOW_MS / 1000} seconds`);
-    }
-    this.sent.push(now);
-  }
-}
+/** Each player's chat rate limit (public chat and private messages share it). */
+export const chatLimits = new PlayerSlot('chat limit', () => new ChatLimiter());
 
 export interface ChatMessage {
   fromId: string;
@@ -39,7 +26,7 @@ function sayPublicly(world: WorldApi, speaker: OnlinePlayer, raw: string): void 
   const cleaned = sanitizeChat(raw);
   if (!cleaned.ok) throw new GameError(cleaned.code, cleaned.message);
   const message = cleaned.value;
-  speaker.chatLimiter.admit(Date.now());
+  chatLimits.of(speaker).admit(Date.now());
   const chat: ChatMessage = {
     fromId: speaker.id, fromName: speaker.name, message, channel: 'public', timestamp: new Date().toISOString(),
   };
@@ -70,6 +57,7 @@ export const chat = defineArea({
     }),
   },
   sends: ['chat:message', 'admin:granted'],
+  playerState: [chatLimits],
   commands: {
     admin: (world, player, args) => elevate(world, player, args),
   },

@@ -13,6 +13,7 @@ import {
 import type { Result } from '../../../../src/game/result.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
+import { chatLimits } from '../chat.ts';
 import type { WorldApi } from '../../world-api.ts';
 
 export const PlayerRef = z.union([
@@ -133,7 +134,7 @@ function sendPrivate(world: WorldApi, sender: OnlinePlayer, to: { toId: string }
   if (!recipient || !senderLists || !recipientLists) throw new GameError('PLAYER_OFFLINE', 'That player is not online');
   const text = privateMessage(senderLists, recipientLists, raw);
   if (!text.ok) throw new GameError(text.code, text.message);
-  sender.chatLimiter.admit(Date.now());
+  chatLimits.of(sender).admit(Date.now());
   const message = {
     fromId: sender.id, fromName: sender.name, toId: recipient.id, toName: recipient.name, message: text.value,
     channel: 'private', timestamp: new Date().toISOString(),
