@@ -22,7 +22,7 @@ import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
 import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
-import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from './world/persistence.ts';
+import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from '../src/db/player-sessions.ts';
 import { admitWorldEntry } from './world/entry-limit.ts';
 import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
 import { WORLD_AREAS } from './world/areas.ts';

@@ -1,13 +1,14 @@
 /**
- * What the world reads and writes about characters: loading a character for a join (ownership checked),
- * creating one, the session rows, and saving positions. Positions are safe to lose; items are never saved here.
+ * What the world reads and writes about a character's time in it: the character it enters with (owned by the
+ * account, or created through the one creation path), the account's ignore list, the `player_sessions` rows, and
+ * the saved positions. Positions are safe to lose; items are never saved here (the item transaction writes them).
  */
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { Character, PlayerSession, IgnoreEntry } from '../../src/db/entities/index.ts';
-import { CharacterCreationRefused, createCharacter as createCharacterRow } from '../../src/db/character-creation.ts';
-import type { GameData } from '../../src/manifests/game-data.ts';
-import { GameError } from '../../src/game/refusal.ts';
+import { GameError } from '../game/refusal.ts';
+import type { GameData } from '../manifests/game-data.ts';
+import { CharacterCreationRefused, createCharacter as createCharacterRow } from './character-creation.ts';
+import { Character, IgnoreEntry, PlayerSession } from './entities/index.ts';
 
 export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string, characterId: string): Promise<Character> {
   const character = await em.fork().findOne(Character, characterId);
