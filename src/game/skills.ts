@@ -1,12 +1,9 @@
 /** The 17 skills and the classic experience curve (levels 1–99). Pure: no I/O. */
+import { SKILL_NAMES, type SkillName } from '../manifests/skills.ts';
 
-export const SKILLS = [
-  'attack', 'strength', 'defense', 'constitution', 'ranged', 'magic', 'prayer',
-  'woodcutting', 'mining', 'fishing', 'firemaking', 'cooking', 'smithing',
-  'agility', 'crafting', 'fletching', 'runecrafting',
-] as const;
-
-export type Skill = (typeof SKILLS)[number];
+/** The skill names of the manifests' vocabulary, under the rules' names. */
+export const SKILLS = SKILL_NAMES;
+export type Skill = SkillName;
 
 export const MAX_LEVEL = 99;
 

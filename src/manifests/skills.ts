@@ -1,8 +1,11 @@
-import { SKILLS, type Skill } from '../game/skills.ts';
+/** The 17 lower-case skill names: the manifests' vocabulary, which the rules (src/game/skills.ts) build on. */
+export const SKILL_NAMES = [
+  'attack', 'strength', 'defense', 'constitution', 'ranged', 'magic', 'prayer',
+  'woodcutting', 'mining', 'fishing', 'firemaking', 'cooking', 'smithing',
+  'agility', 'crafting', 'fletching', 'runecrafting',
+] as const;
 
-/** The 17 lower-case skill names (single source: src/game/skills.ts). */
-export const SKILL_NAMES = SKILLS;
-export type SkillName = Skill;
+export type SkillName = (typeof SKILL_NAMES)[number];
 
 export function isSkillName(value: string): value is SkillName {
   return (SKILL_NAMES as readonly string[]).includes(value);
