@@ -1,0 +1,60 @@
+/**
+ * Writes the event index of docs/architecture.md (between `<!-- events:begin -->` and `<!-- events:end -->`)
+ * from the world's message table: `npm run docs:architecture`. test/architecture/message-table.test.ts fails when
+ * the committed index differs from what this prints.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WORLD_AREAS } from '../../rooms/world/areas.ts';
+import { combineAreas } from '../../rooms/world/message-table.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARCHITECTURE_DOC = path.join(ROOT, 'docs/architecture.md');
+
+function roomsFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.posix.join(dir, entry.name);
+    return entry.isDirectory() ? roomsFiles(rel) : rel.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+/** The module that declares an area: the file holding `defineArea({ name: '<name>'`. */
+export function areaModules(): Map<string, string> {
+  const modules = new Map<string, string>();
+  for (const file of roomsFiles('rooms')) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    for (const match of text.matchAll(/defineArea\(\{\s*name:\s*'([^']+)'/g)) modules.set(match[1], file);
+  }
+  return modules;
+}
+
+/** The markdown table: one row per client event of the world, with its area, module and refusal event. */
+export function renderEventIndex(): string {
+  const modules = areaModules();
+  const { messages, commands } = combineAreas(WORLD_AREAS);
+  const rows = [...messages].map(([type, route]) => `| \`${type}\` | ${route.area} | ${modules.get(route.area) ?? '?'} | \`${route.entry.refusal}\` |`);
+  const commandRows = WORLD_AREAS.flatMap((area) => Object.keys(area.commands ?? {}).map((name) => `| \`/${name}\` | ${area.name} | ${modules.get(area.name) ?? '?'} |`));
+  if (commandRows.length !== commands.size) throw new Error('a command is declared twice');
+  return [
+    '| Event | Area | Module | Refusals as |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+    'Chat commands (`player:chat` with `/name args`):',
+    '',
+    '| Command | Area | Module |',
+    '|---|---|---|',
+    ...commandRows,
+  ].join('\n');
+}
+
+export function withEventIndex(markdown: string, index: string): string {
+  return markdown.replace(/(<!-- events:begin -->\n)[\s\S]*?(<!-- events:end -->)/, `$1${index}\n$2`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const doc = fs.readFileSync(ARCHITECTURE_DOC, 'utf8');
+  fs.writeFileSync(ARCHITECTURE_DOC, withEventIndex(doc, renderEventIndex()));
+  console.log('docs/architecture.md: event index written');
+}
