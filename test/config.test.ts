@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import { ConfigError, loadConfig, PUBLIC_ADDRESS_VARIABLES, REQUIRED_IN_PRODUCTION, TEST_RATE_LIMIT } from '../src/config.ts';
+import { ConfigError, loadConfig, PUBLIC_ADDRESS_VARIABLES, REQUIRED_IN_PRODUCTION, secretValues, TEST_RATE_LIMIT } from '../src/config.ts';
+import { CONFIG_GROUPS, VARIABLES } from '../src/config/variables.ts';
 
 const PRODUCTION_ENV = {
   NODE_ENV: 'production',
@@ -264,4 +265,30 @@ describe('configuration: identity and the edge', () => {
       assert.ok(problems.some((problem) => problem.startsWith(name)), problems.join('; '));
     });
   }
+});
+
+describe('configuration: the declarations', () => {
+  it('declare each variable once, in one area, filling its own Config field', () => {
+    const declared = CONFIG_GROUPS.flatMap((group) => Object.entries(group.variables));
+    assert.equal(declared.length, Object.keys(VARIABLES).length, 'no field is declared in two areas');
+    const names = declared.map(([, variable]) => variable.name);
+    assert.deepEqual(names.filter((name, i) => names.indexOf(name) !== i), [], 'no variable is declared twice');
+    for (const name of names) assert.match(name, /^[A-Z][A-Z0-9_]*$/);
+    const { config } = loadConfig({}, '/project');
+    assert.deepEqual(Object.keys(config).sort(), [...Object.keys(VARIABLES), 'isProduction', 'idpConfigured'].sort());
+  });
+
+  it('name the secrets, which never reach a client or a log line', () => {
+    const secrets = Object.values(VARIABLES).filter((variable) => variable.secret).map((variable) => variable.name).sort();
+    assert.deepEqual(secrets, ['ADMIN_CODE', 'IDP_APP_SECRET', 'JWT_SECRET', 'METRICS_TOKEN', 'VOICE_API_KEY', 'VOICE_API_SECRET']);
+    const { config } = loadConfig({
+      JWT_SECRET: 'j', ADMIN_CODE: 'a', IDP_APP_SECRET: 'i', VOICE_API_KEY: 'k', VOICE_API_SECRET: 's', VOICE_URL: 'wss://v.example', METRICS_TOKEN: 'm',
+    }, '/project');
+    assert.deepEqual(secretValues(config).sort(), ['a', 'i', 'j', 'k', 'm', 's']);
+  });
+
+  it('hold the production rules: required variables and the public addresses given to clients', () => {
+    assert.deepEqual(REQUIRED_IN_PRODUCTION, ['DATABASE_URL', 'JWT_SECRET', 'ADMIN_CODE', 'PUBLIC_IDP_APP_ID', 'IDP_APP_SECRET']);
+    assert.deepEqual(PUBLIC_ADDRESS_VARIABLES, ['PUBLIC_API_URL', 'PUBLIC_WS_URL', 'PUBLIC_CDN_URL']);
+  });
 });

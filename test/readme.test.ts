@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
+import { withConfigTable } from '../src/config/docs.ts';
 import { PROJECT_ROOT } from './helpers/process.ts';
 
 const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
@@ -19,6 +20,10 @@ describe('README', () => {
     const { config, warnings } = loadConfig(env, '/app'); // throws, listing the problems, when the line falls short
     assert.equal(config.isProduction, true);
     assert.deepEqual(warnings, []);
+  });
+
+  it('its configuration table is the one generated from src/config/variables.ts', () => {
+    assert.ok(readme === withConfigTable(readme), 'README.md\'s configuration table differs from the declarations in src/config/variables.ts: run npm run docs:config');
   });
 
   it('links only to files that exist in the repository', () => {
