@@ -210,7 +210,8 @@ const voice = group('Voice chat (docs/api.md, Voice; all three or none)', {
 });
 
 const observability = group('Observability (docs/logging.md, operations.md)', {
-  logLevel: choice('LOG_LEVEL', {
+  // Typed `string` (not the union of levels): callers such as createLogger take the Config's field as any pino level name.
+  logLevel: choice<string>('LOG_LEVEL', {
     values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', inTest: 'warn', description: 'pino log level',
   }),
   metricsToken: text('METRICS_TOKEN', {
