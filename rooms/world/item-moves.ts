@@ -3,14 +3,14 @@
  * and the players' in-memory containers are replaced by what was committed — never edited ahead of the commit.
  */
 import { ItemTransactionRefused, loadContainers, runItemTransaction, type ContainersById, type ItemTransactionOptions, type ItemWork } from '../../src/db/item-transaction.ts';
-import type { SqlEntityManager } from '@mikro-orm/sql';
+import { session, type Transaction } from '../../src/db/transaction.ts';
 import { GameError } from '../../src/game/refusal.ts';
 import type { OnlinePlayer } from './online-player.ts';
 import type { WorldApi } from './world-api.ts';
 
 /** Loads a joining player's containers from the database. */
 export async function loadPlayerContainers(world: WorldApi, player: OnlinePlayer): Promise<void> {
-  const loaded = await loadContainers(world.context().db.em.fork(), [player.id], false);
+  const loaded = await loadContainers(session(world.context().db), [player.id], false);
   player.containers = loaded.get(player.id)!;
 }
 
@@ -21,7 +21,7 @@ export async function loadPlayerContainers(world: WorldApi, player: OnlinePlayer
 export async function moveItems<T>(
   world: WorldApi,
   characterIds: readonly string[],
-  work: (tx: SqlEntityManager, loaded: ContainersById) => Promise<ItemWork<T>>,
+  work: (tx: Transaction, loaded: ContainersById) => Promise<ItemWork<T>>,
   options: ItemTransactionOptions = {},
 ): Promise<T> {
   let committed;

@@ -13,3 +13,8 @@ export type Transaction = SqlEntityManager;
 export function transaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
   return db.em.fork().transactional((tx) => work(tx));
 }
+
+/** A fresh unit of work for reads (and single writes) outside a transaction, to hand to store functions. */
+export function session(db: Database): Transaction {
+  return db.em.fork();
+}

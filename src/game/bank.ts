@@ -253,6 +253,22 @@ export function withdraw(
   return ok({ bank: nextBank, inventory: added.value.inventory, withdrawn: { itemId: entry.itemId, quantity: moved } });
 }
 
+/** What `bank:state` shows: the tabs with their items, the distinct item count and the capacity. */
+export function bankState(bank: Bank): Record<string, unknown> {
+  return {
+    tabs: bank.tabs.map((tab, index) => ({ index, name: tab.name, items: tab.items.map((e) => ({ itemId: e.itemId, quantity: e.quantity })) })),
+    distinctItems: distinctItemCount(bank),
+    capacity: BANK_CAPACITY,
+  };
+}
+
+/** A withdrawal by item id that names a tab: refused when the item is banked in another tab (ok when not banked). */
+export function checkInTab(bank: Bank, itemId: string, tab: number): Result<true, BankCode> {
+  const where = findEntry(bank, itemId);
+  if (where && where.tab !== tab) return refuse('NOT_IN_BANK', `${itemId} is not in tab ${tab}`);
+  return ok(true);
+}
+
 // ── Helpers ────────────────────────────────────────────────────────────────────────────────────────
 
 function isTabIndex(bank: Bank, tab: unknown): tab is number {

@@ -169,3 +169,8 @@ export function expireGravestone(
   }
   return ok(piles);
 }
+
+/** The items a loadout holds (inventory stacks, then worn items): what a player kept through a death. */
+export function keptItems(loadout: Loadout): InventoryItem[] {
+  return [...loadout.inventory, ...Object.values(loadout.equipment)].filter((s): s is InventoryItem => s !== null);
+}

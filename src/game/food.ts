@@ -1,4 +1,5 @@
 /** Eating (a sink): one piece of food leaves the game and heals its `heal` hitpoints, up to the maximum. */
+import { HEALTH_SCALE } from './constants.ts';
 import { applyTransfer, isValidSlot, type Inventory, type InventoryCode } from './inventory.ts';
 import type { ItemDefinitions } from './items.ts';
 import { ok, refuse, type Result } from './result.ts';
@@ -20,4 +21,9 @@ export function eat(
   const next = applyTransfer(inventory, items, [{ slot, quantity: 1, itemId: held.itemId }], []);
   if (!next.ok) return next;
   return ok({ inventory: next.value, hitpoints: Math.min(maxHitpoints, hitpoints + heal), itemId: held.itemId });
+}
+
+/** The world's health after eating food that heals `heal` hitpoints (level scale), up to the maximum. */
+export function healthAfterEating(health: number, maxHealth: number, heal: number): number {
+  return Math.min(maxHealth, health + heal * HEALTH_SCALE);
 }

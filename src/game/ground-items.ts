@@ -3,7 +3,7 @@
  * `publicMs`, then it is gone (a sink). Untradeable items never become public: only their owner ever sees them.
  * Ids come from the caller (the record's database id).
  */
-import { applyTransfer, isValidSlot, type Inventory, type InventoryCode, type ItemMetadata } from './inventory.ts';
+import { applyTransfer, isValidSlot, removeFromSlot, type Inventory, type InventoryCode, type ItemMetadata } from './inventory.ts';
 import type { ItemAmount, ItemDefinitions } from './items.ts';
 import { isValidQuantity } from './quantity.ts';
 import { ok, refuse, type Result } from './result.ts';
@@ -78,21 +78,25 @@ export function isVisibleTo(item: GroundItem, playerId: string, now: number): bo
   return phase === 'public' || (phase === 'private' && item.ownerId === playerId);
 }
 
-/** Drops the whole stack in an inventory slot on the player's tile. */
+/**
+ * Drops the stack in an inventory slot on the player's tile: all of it, or `quantity` of it (more than the stack is
+ * clamped to the stack, as in the bank and shops; an unstackable slot holds exactly one).
+ */
 export function dropFromInventory(
   inventory: Inventory,
   items: ItemDefinitions,
   slot: number,
   options: PlaceOptions,
+  quantity?: number,
 ): Result<{ inventory: Inventory; groundItem: GroundItem }, GroundItemCode> {
   if (!isValidSlot(inventory, slot)) return refuse('INVALID_SLOT', `slots must be whole numbers from 0 to ${inventory.length - 1}`);
   const held = inventory[slot];
   if (held === null) return refuse('EMPTY_SLOT', `slot ${slot} is empty`);
   const definition = items.get(held.itemId);
   if (!definition) return refuse('UNKNOWN_ITEM', `no item '${held.itemId}'`);
-  const next = [...inventory];
-  next[slot] = null;
-  return ok({ inventory: next, groundItem: placeGroundItem(held, definition.tradeable, options) });
+  const taken = removeFromSlot(inventory, slot, Math.min(quantity ?? held.quantity, held.quantity));
+  if (!taken.ok) return taken;
+  return ok({ inventory: taken.value.inventory, groundItem: placeGroundItem(taken.value.removed, definition.tradeable, options) });
 }
 
 /** Picks up a ground item the player can see, all of it or nothing. The caller removes it from the world. */

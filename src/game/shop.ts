@@ -177,3 +177,26 @@ function sellRemovals(inventory: Inventory, slot: number, quantity: number, stac
   }
   return removals;
 }
+
+/** What `shop:state` shows of a store: its stock with the prices the player pays and is paid. */
+export function shopView(store: StoreState, name: string, items: ItemDefinitions): Record<string, unknown> {
+  return {
+    storeId: store.storeId, name, kind: store.kind,
+    items: store.stock.map((entry) => {
+      const value = items.get(entry.itemId)?.value ?? 0;
+      return { itemId: entry.itemId, quantity: entry.quantity, buyPrice: buyPrice(store, value), sellPrice: sellPrice(store, value) };
+    }),
+  };
+}
+
+/**
+ * Adds `delta` to one stock entry (reserving stock for a deal in progress, or giving it back). An entry the store no
+ * longer lists comes back from `template` (the state the reservation was made on) when stock is given back.
+ */
+export function adjustStock(current: StoreState, template: StoreState, itemId: string, delta: number): StoreState {
+  const exists = current.stock.some((s) => s.itemId === itemId);
+  const stock = exists
+    ? current.stock.map((s) => (s.itemId === itemId ? { ...s, quantity: Math.max(0, s.quantity + delta) } : s))
+    : delta > 0 ? [...current.stock, { ...template.stock.find((s) => s.itemId === itemId)!, quantity: delta }] : current.stock;
+  return { ...current, stock };
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killPlayer } from '../../rooms/world/features/economy/index.ts';
+import { killPlayer } from '../../rooms/world/features/economy/death.ts';
 import { visibleEntities } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { HOME, ledger, ok, refusal, request, rowsOf, seed, seededPlayer, stack, worldRoomOf, type Seed } from './support.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { killPlayer } from '../../rooms/world/features/economy/index.ts';
+import { killPlayer } from '../../rooms/world/features/economy/death.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { ledger, ok, refusal, rowsOf, seededPlayer, stack, until, worldRoomOf } from './support.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { killPlayer } from '../../rooms/world/features/economy/index.ts';
+import { killPlayer } from '../../rooms/world/features/economy/death.ts';
 import { jsonPlayer, visibleEntities } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import type { JsonWsClient } from '../helpers/ws-client.ts';

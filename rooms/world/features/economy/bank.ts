@@ -2,17 +2,20 @@
  * The bank, near a bank booth or a banker: `bank:open`, deposits (a slot, everything, worn equipment), withdrawals
  * (by item id or tab + index), tabs (create, rename, delete, move an item). Every change is one item transaction
  * that reads and writes the bank rows with the inventory and equipment; the committed bank is sent as `bank:state`.
+ * The rules are src/game/bank.ts; a deposit or withdrawal also sends the committed containers (`player:sync`).
  */
 import { z } from 'zod';
 import { loadBanks, type Containers } from '../../../../src/db/item-transaction.ts';
+import { session } from '../../../../src/db/transaction.ts';
 import {
-  BANK_CAPACITY, MAIN_TAB, createTab, deleteTab, deposit, depositEquipment, depositInventory, distinctItemCount, findEntry, moveToTab, renameTab, withdraw,
+  MAIN_TAB, bankState, checkInTab, createTab, deleteTab, deposit, depositEquipment, depositInventory, moveToTab, renameTab, withdraw,
   type Bank, type BankRef,
 } from '../../../../src/game/bank.ts';
 import type { EquipmentSlot } from '../../../../src/game/equipment.ts';
+import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { AmountValue, ItemId, SlotNumber, assertNearBank, checkAmount, moveOwnItems, refuse, unwrap } from './common.ts';
+import { AmountValue, ItemId, SlotNumber, assertNearBank, checkAmount, moveOwnItems, unwrap } from './common.ts';
 
 const TabNumber = z.number();
 const TabName = z.string().max(200);
@@ -31,13 +34,7 @@ export const TabMoveRequest = z.union([
   z.object({ tab: TabNumber, index: z.number(), toTab: TabNumber, toIndex: z.number().optional() }).strict(),
 ]);
 
-export function bankState(bank: Bank): Record<string, unknown> {
-  return {
-    tabs: bank.tabs.map((tab, index) => ({ index, name: tab.name, items: tab.items.map((e) => ({ itemId: e.itemId, quantity: e.quantity })) })),
-    distinctItems: distinctItemCount(bank),
-    capacity: BANK_CAPACITY,
-  };
-}
+const Empty = z.object({}).strict();
 
 /** One bank change near a bank: `change` gets the locked containers with the bank and returns the new ones. */
 async function bankChange(
@@ -59,54 +56,53 @@ function refOf(request: { itemId: string } | { tab: number; index: number }): Ba
   return 'itemId' in request ? { itemId: request.itemId } : { tab: request.tab, index: request.index };
 }
 
-export function installBank(world: WorldApi): void {
-  const items = world.data.itemsById;
+export const bank = defineArea({
+  name: 'bank',
+  messages: {
+    'bank:open': on(Empty, async ({ world, player }) => {
+      player.assertFree('open the bank');
+      assertNearBank(world, player);
+      const banks = await loadBanks(session(world.context().db), [player.id]);
+      player.client.send('bank:state', bankState(banks.get(player.id)!));
+    }),
 
-  world.handle('bank:open', z.object({}).strict(), async (player) => {
-    player.assertFree('open the bank');
-    assertNearBank(world, player);
-    const banks = await loadBanks(world.context().db.em.fork(), [player.id]);
-    player.client.send('bank:state', bankState(banks.get(player.id)!));
-  });
+    'bank:deposit': on(DepositRequest, ({ world, player }, { slot, quantity, tab }) => {
+      player.assertFree('use the bank');
+      const amount = checkAmount(quantity);
+      return bankChange(world, player, 'use the bank', (c) => {
+        const done = unwrap(deposit(c.bank, c.inventory, world.data.itemsById, slot, amount, tab ?? MAIN_TAB));
+        return { ...c, bank: done.bank, inventory: done.inventory };
+      });
+    }),
 
-  world.handle('bank:deposit', DepositRequest, (player, { slot, quantity, tab }) => {
-    player.assertFree('use the bank');
-    const amount = checkAmount(quantity);
-    return bankChange(world, player, 'use the bank', (c) => {
-      const done = unwrap(deposit(c.bank, c.inventory, items, slot, amount, tab ?? MAIN_TAB));
+    'bank:depositAll': on(Empty, ({ world, player }) => bankChange(world, player, 'use the bank', (c) => {
+      const done = unwrap(depositInventory(c.bank, c.inventory));
       return { ...c, bank: done.bank, inventory: done.inventory };
-    });
-  });
+    })),
 
-  world.handle('bank:depositAll', z.object({}).strict(), (player) => bankChange(world, player, 'use the bank', (c) => {
-    const done = unwrap(depositInventory(c.bank, c.inventory));
-    return { ...c, bank: done.bank, inventory: done.inventory };
-  }));
+    'bank:depositEquipment': on(DepositEquipmentRequest, ({ world, player }, { slot }) => bankChange(world, player, 'use the bank', (c) => {
+      const done = unwrap(depositEquipment(c.bank, c.equipment, (slot ?? 'all') as EquipmentSlot | 'all'));
+      return { ...c, bank: done.bank, equipment: done.equipment };
+    })),
 
-  world.handle('bank:depositEquipment', DepositEquipmentRequest, (player, { slot }) => bankChange(world, player, 'use the bank', (c) => {
-    const done = unwrap(depositEquipment(c.bank, c.equipment, (slot ?? 'all') as EquipmentSlot | 'all'));
-    return { ...c, bank: done.bank, equipment: done.equipment };
-  }));
+    'bank:withdraw': on(WithdrawRequest, ({ world, player }, request) => {
+      player.assertFree('use the bank');
+      const amount = checkAmount(request.quantity);
+      return bankChange(world, player, 'use the bank', (c) => {
+        if ('itemId' in request && request.tab !== undefined) unwrap(checkInTab(c.bank, request.itemId, request.tab));
+        const done = unwrap(withdraw(c.bank, c.inventory, world.data.itemsById, refOf(request), amount));
+        return { ...c, bank: done.bank, inventory: done.inventory };
+      });
+    }),
 
-  world.handle('bank:withdraw', WithdrawRequest, (player, request) => {
-    player.assertFree('use the bank');
-    const amount = checkAmount(request.quantity);
-    return bankChange(world, player, 'use the bank', (c) => {
-      if ('itemId' in request && request.tab !== undefined) {
-        const where = findEntry(c.bank, request.itemId);
-        if (where && where.tab !== request.tab) refuse('NOT_IN_BANK', `${request.itemId} is not in tab ${request.tab}`);
-      }
-      const done = unwrap(withdraw(c.bank, c.inventory, items, refOf(request), amount));
-      return { ...c, bank: done.bank, inventory: done.inventory };
-    });
-  });
-
-  world.handle('bank:tab:create', TabCreateRequest, (player, { name }) =>
-    bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(createTab(c.bank, name)) })));
-  world.handle('bank:tab:rename', TabRenameRequest, (player, { tab, name }) =>
-    bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(renameTab(c.bank, tab, name)) })));
-  world.handle('bank:tab:delete', TabDeleteRequest, (player, { tab }) =>
-    bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(deleteTab(c.bank, tab)) })));
-  world.handle('bank:tab:move', TabMoveRequest, (player, request) =>
-    bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(moveToTab(c.bank, refOf(request), request.toTab, request.toIndex)) })));
-}
+    'bank:tab:create': on(TabCreateRequest, ({ world, player }, { name }) =>
+      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(createTab(c.bank, name)) }))),
+    'bank:tab:rename': on(TabRenameRequest, ({ world, player }, { tab, name }) =>
+      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(renameTab(c.bank, tab, name)) }))),
+    'bank:tab:delete': on(TabDeleteRequest, ({ world, player }, { tab }) =>
+      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(deleteTab(c.bank, tab)) }))),
+    'bank:tab:move': on(TabMoveRequest, ({ world, player }, request) =>
+      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(moveToTab(c.bank, refOf(request), request.toTab, request.toIndex)) }))),
+  },
+  sends: ['bank:state', 'player:sync'],
+});

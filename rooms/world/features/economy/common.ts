@@ -2,15 +2,16 @@
  * What the economy handlers share: reach checks (banks, shopkeepers, things on the ground), request validation,
  * turning rule refusals into coded errors, and the one-player item transaction every economy action uses.
  */
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { z } from 'zod';
+import { loadSkillLevels } from '../../../../src/db/character-stats.ts';
 import { ItemTransactionRefused, type Containers, type ItemTransactionOptions } from '../../../../src/db/item-transaction.ts';
+import type { Transaction } from '../../../../src/db/transaction.ts';
+import { chebyshev, distanceToRect } from '../../../../src/game/geometry.ts';
 import { isValidSlot, type Inventory, type InventoryItem } from '../../../../src/game/inventory.ts';
 import { MAX_STACK, isValidQuantity } from '../../../../src/game/quantity.ts';
 import type { Result } from '../../../../src/game/result.ts';
-import { SKILLS, type Levels, type Skill } from '../../../../src/game/skills.ts';
+import type { Levels } from '../../../../src/game/skills.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
-import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
 import { itemBudgetFor } from '../../item-budget.ts';
@@ -20,8 +21,6 @@ import type { NpcEntity } from '../../world-entities.ts';
 
 /** Banks, shopkeepers, ground items and gravestones are used from at most this many tiles away (Chebyshev). */
 export const REACH = 2;
-/** The world's health is 10 × the level-scale hitpoints of the rules and manifests (maxHealth = constitution × 10). */
-export const HEALTH_SCALE = 10;
 
 /** A slot number as sent by the client; the rules refuse anything but an integer 0–27 (INVALID_SLOT). */
 export const SlotNumber = z.number();
@@ -30,14 +29,8 @@ export const QuantityValue = z.number();
 export const AmountValue = z.union([z.number(), z.literal('all')]);
 export const ItemId = z.string().min(1).max(64);
 
-export function distanceToRect(x: number, z: number, rect: TileRect): number {
-  const dx = Math.max(rect.minX - x, 0, x - rect.maxX);
-  const dz = Math.max(rect.minZ - z, 0, z - rect.maxZ);
-  return Math.max(dx, dz);
-}
-
 export function withinReach(player: OnlinePlayer, x: number, z: number, reach = REACH): boolean {
-  return Math.max(Math.abs(player.x - x), Math.abs(player.z - z)) <= reach;
+  return chebyshev(player, { x, z }) <= reach;
 }
 
 /** Whether an NPC accepted by `accept` (given its manifest id) stands within reach of the player. */
@@ -90,11 +83,10 @@ export function heldIn(inventory: Inventory, slot: number, itemId?: string): Inv
 }
 
 /** The character's skill levels as committed (read inside the transaction). */
-export async function loadLevels(tx: SqlEntityManager, characterId: string): Promise<Levels> {
-  const columns = SKILLS.map((skill) => `${skill}_level`).join(', ');
-  const [row] = await tx.execute<Array<Record<string, number>>>(`select ${columns} from characters where id = ?`, [characterId]);
-  if (!row) refuse('CHARACTER_NOT_FOUND', 'The character no longer exists');
-  return Object.fromEntries(SKILLS.map((skill: Skill) => [skill, Number(row[`${skill}_level`])])) as Record<Skill, number>;
+export async function loadLevels(tx: Transaction, characterId: string): Promise<Levels> {
+  const levels = await loadSkillLevels(tx, characterId);
+  if (!levels) refuse('CHARACTER_NOT_FOUND', 'The character no longer exists');
+  return levels;
 }
 
 export interface OwnWork<T> {
@@ -111,7 +103,7 @@ export async function moveOwnItems<T>(
   world: WorldApi,
   player: OnlinePlayer,
   action: string,
-  work: (tx: SqlEntityManager, containers: Containers) => Promise<OwnWork<T>>,
+  work: (tx: Transaction, containers: Containers) => Promise<OwnWork<T>>,
   options: ItemTransactionOptions = {},
 ): Promise<T> {
   player.assertFree(action);
@@ -121,16 +113,4 @@ export async function moveOwnItems<T>(
     const { value, after } = await work(tx, loaded.get(player.id)!);
     return { value, write: after ? new Map([[player.id, after]]) : new Map() };
   }, options);
-}
-
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-export function millis(value: unknown): number {
-  return value instanceof Date ? value.getTime() : new Date(String(value)).getTime();
-}
-
-export function parseJson<T>(value: unknown): T {
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }

@@ -3,18 +3,23 @@
  * (an open trade is cancelled), then in ONE transaction takes the lost items out of the inventory and equipment
  * into a new `player_deaths` row (the death lock), restores health and moves the saved position home. The owner
  * claims with `gravestone:claim`; an unclaimed gravestone becomes public ground items when it expires (state.ts).
+ * The area also loads the world's ground items and gravestones at start and runs their expiry sweep on the tick
+ * (it comes last of the economy areas, so the sweep runs after the shops' restock and the teleport casts).
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { checkDeathConservation, claimGravestone, die, type Gravestone } from '../../../../src/game/death.ts';
+import { writeRespawn } from '../../../../src/db/character-stats.ts';
+import { insertDeathLock, lockGravestone, markReclaimed, writeGravestoneItems } from '../../../../src/db/player-deaths.ts';
+import { checkDeathConservation, claimGravestone, die, keptItems, type Gravestone } from '../../../../src/game/death.ts';
 import type { InventoryItem } from '../../../../src/game/inventory.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { defineArea, on } from '../../area.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { iso, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
+import { moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { cancelHomeTeleport } from './home-teleport.ts';
-import { economyOf, lockGravestone } from './state.ts';
+import { SWEEP_EVERY_TICKS, worldEconomy } from './state.ts';
 
 export const ClaimRequest = z.object({ gravestoneId: z.string().min(1).max(64) }).strict();
 
@@ -29,7 +34,7 @@ export interface DeathOutcome {
  */
 export async function killPlayer(world: WorldApi, player: OnlinePlayer): Promise<DeathOutcome> {
   await world.notifyPlayerDied(player);
-  const economy = economyOf(world);
+  const economy = worldEconomy.of(world);
   cancelHomeTeleport(world, player, 'death');
   const { config } = world.context();
   const { tileSize, home } = world.data.world;
@@ -44,16 +49,9 @@ export async function killPlayer(world: WorldApi, player: OnlinePlayer): Promise
     const conserved = checkDeathConservation(before, after);
     if (!conserved.ok) throw new Error(`death of ${player.id} would not conserve items: ${conserved.message}`);
     const { gravestone } = after;
-    if (gravestone) {
-      await tx.execute(
-        `insert into player_deaths (id, character_id, position_x, position_y, position_z, items, status, created_at, expires_at)
-         values (?, ?, ?, ?, ?, ?, 'locked', ?, ?)`,
-        [gravestone.id, player.id, gravestone.x * tileSize, 0, gravestone.z * tileSize, JSON.stringify(gravestone.items), iso(now), iso(gravestone.expiresAt)],
-      );
-    }
-    await tx.execute('update characters set health = ?, position_x = ?, position_z = ? where id = ?',
-      [player.state.maxHealth, home.x * tileSize, home.z * tileSize, player.id]);
-    const kept = [...after.loadout.inventory, ...Object.values(after.loadout.equipment)].filter((s): s is InventoryItem => s !== null);
+    if (gravestone) await insertDeathLock(tx, gravestone, tileSize, now);
+    await writeRespawn(tx, player.id, player.state.maxHealth, home, tileSize);
+    const kept = keptItems(after.loadout);
     return { value: { gravestone, kept }, write: new Map([[player.id, { ...before, ...after.loadout }]]) };
   });
   if (outcome.gravestone) economy.placeGravestone(outcome.gravestone, player.name);
@@ -73,7 +71,7 @@ export async function killPlayer(world: WorldApi, player: OnlinePlayer): Promise
 }
 
 async function claim(world: WorldApi, player: OnlinePlayer, gravestoneId: string): Promise<void> {
-  const economy = economyOf(world);
+  const economy = worldEconomy.of(world);
   player.assertFree('claim a gravestone');
   const entity = economy.gravestones.get(gravestoneId);
   if (!entity) throw new GameError('NOT_FOUND', 'There is no such gravestone');
@@ -84,11 +82,8 @@ async function claim(world: WorldApi, player: OnlinePlayer, gravestoneId: string
     if (!gravestone) refuse('EXPIRED', 'the gravestone has crumbled');
     const now = Date.now();
     const claimed = unwrap(claimGravestone(containers.inventory, world.data.itemsById, gravestone, player.id, now));
-    if (claimed.gravestone === null) {
-      await tx.execute(`update player_deaths set status = 'reclaimed', resolved_at = ?, items = ? where id = ?`, [iso(now), '[]', gravestoneId]);
-    } else {
-      await tx.execute('update player_deaths set items = ? where id = ?', [JSON.stringify(claimed.gravestone.items), gravestoneId]);
-    }
+    if (claimed.gravestone === null) await markReclaimed(tx, gravestoneId, now);
+    else await writeGravestoneItems(tx, gravestoneId, claimed.gravestone.items);
     return { value: claimed, after: { ...containers, inventory: claimed.inventory } };
   });
   if (result.gravestone === null) economy.removeGravestone(gravestoneId);
@@ -96,6 +91,17 @@ async function claim(world: WorldApi, player: OnlinePlayer, gravestoneId: string
   player.client.send('gravestone:claimed', { gravestoneId, claimed: result.claimed, remaining: result.gravestone?.items ?? [] });
 }
 
-export function installDeath(world: WorldApi): void {
-  world.handle('gravestone:claim', ClaimRequest, (player, { gravestoneId }) => claim(world, player, gravestoneId));
-}
+export const death = defineArea({
+  name: 'death',
+  messages: {
+    'gravestone:claim': on(ClaimRequest, ({ world, player }, { gravestoneId }) => claim(world, player, gravestoneId)),
+  },
+  sends: ['player:died', 'gravestone:claimed', 'player:sync'],
+  install(world) {
+    const economy = worldEconomy.of(world);
+    world.onStart(() => economy.load());
+    world.onTick((tick) => {
+      if (tick % SWEEP_EVERY_TICKS === 0) economy.sweep(Date.now());
+    });
+  },
+});

@@ -1,6 +1,7 @@
 /** `equipment:equip {inventorySlot}` and `equipment:unequip {slot}`: level requirements, two-handed rules. */
 import { z } from 'zod';
 import { equip, unequip, type EquipmentSlot } from '../../../../src/game/equipment.ts';
+import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { SlotNumber, heldIn, loadLevels, moveOwnItems, unwrap } from './common.ts';
@@ -18,14 +19,18 @@ export function equipFromSlot(world: WorldApi, player: OnlinePlayer, inventorySl
   });
 }
 
-export function installEquipment(world: WorldApi): void {
-  world.handle('equipment:equip', EquipRequest, async (player, { inventorySlot, itemId }) => {
-    await equipFromSlot(world, player, inventorySlot, itemId);
-  });
-  world.handle('equipment:unequip', UnequipRequest, async (player, { slot }) => {
-    await moveOwnItems(world, player, 'unequip items', async (_tx, containers) => {
-      const after = unwrap(unequip(containers, world.data.itemsById, slot as EquipmentSlot));
-      return { value: null, after: { ...containers, ...after } };
-    });
-  });
-}
+export const equipment = defineArea({
+  name: 'equipment',
+  messages: {
+    'equipment:equip': on(EquipRequest, async ({ world, player }, { inventorySlot, itemId }) => {
+      await equipFromSlot(world, player, inventorySlot, itemId);
+    }),
+    'equipment:unequip': on(UnequipRequest, async ({ world, player }, { slot }) => {
+      await moveOwnItems(world, player, 'unequip items', async (_tx, containers) => {
+        const after = unwrap(unequip(containers, world.data.itemsById, slot as EquipmentSlot));
+        return { value: null, after: { ...containers, ...after } };
+      });
+    }),
+  },
+  sends: ['player:sync'],
+});

@@ -5,18 +5,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { eat } from '../../../../src/game/food.ts';
-import { pickUp, placeGroundItem, type GroundItem } from '../../../../src/game/ground-items.ts';
-import { moveSlot, removeFromSlot } from '../../../../src/game/inventory.ts';
+import { loadPrayerXp, writeHealth, writePrayerXp } from '../../../../src/db/character-stats.ts';
+import { deleteGroundItem, insertGroundItems, lockGroundItem } from '../../../../src/db/ground-items.ts';
+import { eat, healthAfterEating } from '../../../../src/game/food.ts';
+import { dropFromInventory, pickUp, type GroundItem } from '../../../../src/game/ground-items.ts';
+import { moveSlot } from '../../../../src/game/inventory.ts';
 import { buryBones } from '../../../../src/game/prayer.ts';
-import { MAX_XP, levelForXp } from '../../../../src/game/skills.ts';
+import { addXp } from '../../../../src/game/skills.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { grantXp } from '../skills/skill-book.ts';
-import { HEALTH_SCALE, ItemId, QuantityValue, SlotNumber, checkQuantity, heldIn, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
+import { ItemId, QuantityValue, SlotNumber, checkQuantity, heldIn, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { equipFromSlot } from './equipment.ts';
-import { economyOf, insertGroundItems, lockGroundItem } from './state.ts';
+import { worldEconomy } from './state.ts';
 
 export const UseRequest = z.object({ slot: SlotNumber, itemId: ItemId }).strict();
 export const MoveSlotRequest = z.object({ from: SlotNumber, to: SlotNumber }).strict();
@@ -28,9 +31,8 @@ async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, item
     heldIn(containers.inventory, slot, itemId);
     const before = player.state.health;
     const ate = unwrap(eat(containers.inventory, world.data.itemsById, slot, before, player.state.maxHealth));
-    const heal = world.data.itemsById.get(itemId)!.heal! * HEALTH_SCALE;
-    const health = Math.min(player.state.maxHealth, before + heal);
-    await tx.execute('update characters set health = ? where id = ?', [health, player.id]);
+    const health = healthAfterEating(before, player.state.maxHealth, world.data.itemsById.get(itemId)!.heal!);
+    await writeHealth(tx, player.id, health);
     return { value: health - before, after: { ...containers, inventory: ate.inventory } };
   });
   player.state.health = Math.min(player.state.maxHealth, player.state.health + healed);
@@ -47,9 +49,7 @@ async function bury(world: WorldApi, player: OnlinePlayer, slot: number, itemId:
   const gained = await moveOwnItems(world, player, 'bury bones', async (tx, containers) => {
     heldIn(containers.inventory, slot, itemId);
     const buried = unwrap(buryBones(containers.inventory, world.data.itemsById, slot));
-    const [row] = await tx.execute<Array<{ prayer_xp: number }>>('select prayer_xp from characters where id = ?', [player.id]);
-    const xp = Math.min(MAX_XP, Number(row.prayer_xp) + Math.floor(buried.xp));
-    await tx.execute('update characters set prayer_xp = ?, prayer_level = ? where id = ?', [xp, levelForXp(xp), player.id]);
+    await writePrayerXp(tx, player.id, addXp(await loadPrayerXp(tx, player.id), Math.floor(buried.xp)));
     return { value: buried.xp, after: { ...containers, inventory: buried.inventory } };
   });
   player.client.send('inventory:used', { slot, itemId, effect: 'buried', prayerXp: gained });
@@ -73,26 +73,21 @@ async function use(world: WorldApi, player: OnlinePlayer, slot: number, itemId: 
 async function drop(world: WorldApi, player: OnlinePlayer, slot: number, quantity: number | undefined): Promise<void> {
   player.assertFree('drop items');
   if (quantity !== undefined) checkQuantity(quantity);
-  const economy = economyOf(world);
+  const economy = worldEconomy.of(world);
   const dropped = await moveOwnItems(world, player, 'drop items', async (tx, containers) => {
-    const held = heldIn(containers.inventory, slot);
-    const definition = world.data.itemsById.get(held.itemId);
-    if (!definition) refuse('UNKNOWN_ITEM', `no item '${held.itemId}'`);
     // Amounts above the stack are clamped (as in the bank and shops); an unstackable slot holds exactly one.
-    const amount = Math.min(quantity ?? held.quantity, held.quantity);
-    const taken = unwrap(removeFromSlot(containers.inventory, slot, amount));
-    const groundItem = placeGroundItem(taken.removed, definition.tradeable, {
+    const { inventory, groundItem } = unwrap(dropFromInventory(containers.inventory, world.data.itemsById, slot, {
       id: randomUUID(), x: player.x, z: player.z, ownerId: player.id, now: Date.now(), timings: economy.groundTimings(),
-    });
+    }, quantity));
     await insertGroundItems(tx, [groundItem]);
-    return { value: groundItem, after: { ...containers, inventory: taken.inventory } };
+    return { value: groundItem, after: { ...containers, inventory } };
   });
   economy.placeGround([dropped]);
   player.client.send('inventory:dropped', { groundItemId: dropped.id, itemId: dropped.itemId, quantity: dropped.quantity, x: dropped.x, z: dropped.z });
 }
 
 async function pickup(world: WorldApi, player: OnlinePlayer, groundItemId: string): Promise<void> {
-  const economy = economyOf(world);
+  const economy = worldEconomy.of(world);
   player.assertFree('pick up items');
   const entity = economy.ground.get(groundItemId);
   if (!entity || !entity.visibleTo(player.id)) throw new GameError('NOT_FOUND', 'There is no such item here');
@@ -103,7 +98,7 @@ async function pickup(world: WorldApi, player: OnlinePlayer, groundItemId: strin
       const item = await lockGroundItem(tx, groundItemId);
       if (!item) refuse('EXPIRED', 'the item is gone');
       const inventory = unwrap(pickUp(containers.inventory, world.data.itemsById, item, player.id, Date.now()));
-      await tx.execute('delete from ground_items where id = ?', [groundItemId]);
+      await deleteGroundItem(tx, groundItemId);
       taken = item;
       return { value: null, after: { ...containers, inventory } };
     });
@@ -116,13 +111,18 @@ async function pickup(world: WorldApi, player: OnlinePlayer, groundItemId: strin
   player.client.send('groundItem:pickedUp', { groundItemId, itemId: item?.itemId, quantity: item?.quantity });
 }
 
-export function installInventory(world: WorldApi): void {
-  world.handle('inventory:use', UseRequest, (player, { slot, itemId }) => use(world, player, slot, itemId));
-  world.handle('inventory:move', MoveSlotRequest, async (player, { from, to }) => {
-    await moveOwnItems(world, player, 'move items', async (_tx, containers) => ({
-      value: null, after: { ...containers, inventory: unwrap(moveSlot(containers.inventory, from, to)) },
-    }));
-  });
-  world.handle('inventory:drop', DropRequest, (player, { slot, quantity }) => drop(world, player, slot, quantity));
-  world.handle('groundItem:pickup', PickupRequest, (player, { groundItemId }) => pickup(world, player, groundItemId));
-}
+export const inventory = defineArea({
+  name: 'inventory',
+  messages: {
+    'inventory:use': on(UseRequest, ({ world, player }, { slot, itemId }) => use(world, player, slot, itemId)),
+    'inventory:move': on(MoveSlotRequest, async ({ world, player }, { from, to }) => {
+      await moveOwnItems(world, player, 'move items', async (_tx, containers) => ({
+        value: null, after: { ...containers, inventory: unwrap(moveSlot(containers.inventory, from, to)) },
+      }));
+    }),
+    'inventory:drop': on(DropRequest, ({ world, player }, { slot, quantity }) => drop(world, player, slot, quantity)),
+    'groundItem:pickup': on(PickupRequest, ({ world, player }, { groundItemId }) => pickup(world, player, groundItemId)),
+  },
+  // Burying bones gains prayer experience through the skill book (skill:xp, skill:levelUp, prayer:state).
+  sends: ['inventory:used', 'inventory:dropped', 'groundItem:pickedUp', 'player:sync', 'skill:xp', 'skill:levelUp', 'prayer:state'],
+});

@@ -7,34 +7,29 @@
 import { z } from 'zod';
 import type { Containers } from '../../../../src/db/item-transaction.ts';
 import type { Inventory } from '../../../../src/game/inventory.ts';
-import { buy, buyPrice, restock, sell, sellPrice, type StoreState } from '../../../../src/game/shop.ts';
+import { adjustStock, buy, restock, sell, shopView, type StoreState } from '../../../../src/game/shop.ts';
 import { TICK_MS } from '../../../../src/game/ticks.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { ItemId, QuantityValue, REACH, SlotNumber, checkQuantity, moveOwnItems, npcWithinReach, unwrap } from './common.ts';
-import { economyOf, type EconomyWorld } from './state.ts';
+import { worldEconomy, type EconomyWorld } from './state.ts';
 
 const StoreId = z.string().min(1).max(64);
 export const OpenRequest = z.object({ storeId: StoreId }).strict();
 export const BuyRequest = z.object({ storeId: StoreId, itemId: ItemId, quantity: QuantityValue }).strict();
 export const SellRequest = z.object({ storeId: StoreId, slot: SlotNumber, quantity: QuantityValue }).strict();
 
+/** The `shop:state` payload of a store. */
 export function shopState(world: WorldApi, store: StoreState): Record<string, unknown> {
-  const definition = world.data.storesById.get(store.storeId)!;
-  return {
-    storeId: store.storeId, name: definition.name, kind: store.kind,
-    items: store.stock.map((entry) => {
-      const value = world.data.itemsById.get(entry.itemId)?.value ?? 0;
-      return { itemId: entry.itemId, quantity: entry.quantity, buyPrice: buyPrice(store, value), sellPrice: sellPrice(store, value) };
-    }),
-  };
+  return shopView(store, world.data.storesById.get(store.storeId)!.name, world.data.itemsById);
 }
 
 /** The store, checked to exist and to have its shopkeeper within reach of the player. */
-export function storeNear(world: WorldApi, economy: EconomyWorld, player: OnlinePlayer, storeId: string): StoreState {
+export function storeNear(world: WorldApi, player: OnlinePlayer, storeId: string): StoreState {
   const definition = world.data.storesById.get(storeId);
-  const store = economy.stores.get(storeId);
+  const store = worldEconomy.of(world).stores.get(storeId);
   if (!definition || !store) throw new GameError('UNKNOWN_STORE', `No store '${storeId.slice(0, 64)}'`);
   if (!npcWithinReach(world, player, (npcId) => npcId === definition.npcId)) {
     throw new GameError('NOT_NEAR_SHOP', `Stand within ${REACH} tiles of the shopkeeper`);
@@ -43,13 +38,9 @@ export function storeNear(world: WorldApi, economy: EconomyWorld, player: Online
 }
 
 /** Adds `delta` to one stock entry of the current store state (reserving or giving back). */
-function adjustStock(economy: EconomyWorld, template: StoreState, itemId: string, delta: number): void {
+function changeStock(economy: EconomyWorld, template: StoreState, itemId: string, delta: number): void {
   const current = economy.stores.get(template.storeId)!;
-  const exists = current.stock.some((s) => s.itemId === itemId);
-  const stock = exists
-    ? current.stock.map((s) => (s.itemId === itemId ? { ...s, quantity: Math.max(0, s.quantity + delta) } : s))
-    : delta > 0 ? [...current.stock, { ...template.stock.find((s) => s.itemId === itemId)!, quantity: delta }] : current.stock;
-  economy.stores.set(current.storeId, { ...current, stock });
+  economy.stores.set(current.storeId, adjustStock(current, template, itemId, delta));
 }
 
 interface Deal {
@@ -68,12 +59,12 @@ async function trade(
   action: string,
   deal: (store: StoreState, containers: Containers) => Deal,
 ): Promise<void> {
-  const economy = economyOf(world);
+  const economy = worldEconomy.of(world);
   player.assertFree(action);
-  storeNear(world, economy, player, storeId);
+  storeNear(world, player, storeId);
   let reserved: { template: StoreState; itemId: string; delta: number } | null = null;
   const giveBack = () => {
-    if (reserved) adjustStock(economy, reserved.template, reserved.itemId, -reserved.delta);
+    if (reserved) changeStock(economy, reserved.template, reserved.itemId, -reserved.delta);
     reserved = null;
   };
   let result: Record<string, unknown>;
@@ -92,37 +83,40 @@ async function trade(
   player.client.send('shop:state', { ...shopState(world, economy.stores.get(storeId)!), last: result });
 }
 
-export function installShops(world: WorldApi): void {
-  const economy = economyOf(world);
-  const items = world.data.itemsById;
+export const shops = defineArea({
+  name: 'shops',
+  messages: {
+    'shop:open': on(OpenRequest, ({ world, player }, { storeId }) => {
+      player.assertFree('open a shop');
+      player.client.send('shop:state', shopState(world, storeNear(world, player, storeId)));
+    }),
 
-  world.handle('shop:open', OpenRequest, (player, { storeId }) => {
-    player.assertFree('open a shop');
-    player.client.send('shop:state', shopState(world, storeNear(world, economy, player, storeId)));
-  });
+    'shop:buy': on(BuyRequest, ({ world, player }, { storeId, itemId, quantity }) => {
+      player.assertFree('buy');
+      checkQuantity(quantity);
+      return trade(world, player, storeId, 'buy', (store, containers) => {
+        const done = unwrap(buy(store, containers.inventory, world.data.itemsById, itemId, quantity));
+        return { store: done.store, inventory: done.inventory, itemId, stockDelta: -quantity, result: { action: 'bought', itemId, quantity, coins: done.cost } };
+      });
+    }),
 
-  world.handle('shop:buy', BuyRequest, (player, { storeId, itemId, quantity }) => {
-    player.assertFree('buy');
-    checkQuantity(quantity);
-    return trade(world, player, storeId, 'buy', (store, containers) => {
-      const done = unwrap(buy(store, containers.inventory, items, itemId, quantity));
-      return { store: done.store, inventory: done.inventory, itemId, stockDelta: -quantity, result: { action: 'bought', itemId, quantity, coins: done.cost } };
+    'shop:sell': on(SellRequest, ({ world, player }, { storeId, slot, quantity }) => {
+      player.assertFree('sell');
+      checkQuantity(quantity);
+      return trade(world, player, storeId, 'sell', (store, containers) => {
+        const done = unwrap(sell(store, containers.inventory, world.data.itemsById, slot, quantity));
+        return {
+          store: done.store, inventory: done.inventory, itemId: done.sold.itemId, stockDelta: done.sold.quantity,
+          result: { action: 'sold', itemId: done.sold.itemId, quantity: done.sold.quantity, coins: done.payment },
+        };
+      });
+    }),
+  },
+  sends: ['shop:state', 'player:sync'],
+  install(world) {
+    const economy = worldEconomy.of(world);
+    world.onTick(() => {
+      for (const [id, store] of economy.stores) economy.stores.set(id, restock(store, TICK_MS));
     });
-  });
-
-  world.handle('shop:sell', SellRequest, (player, { storeId, slot, quantity }) => {
-    player.assertFree('sell');
-    checkQuantity(quantity);
-    return trade(world, player, storeId, 'sell', (store, containers) => {
-      const done = unwrap(sell(store, containers.inventory, items, slot, quantity));
-      return {
-        store: done.store, inventory: done.inventory, itemId: done.sold.itemId, stockDelta: done.sold.quantity,
-        result: { action: 'sold', itemId: done.sold.itemId, quantity: done.sold.quantity, coins: done.payment },
-      };
-    });
-  });
-
-  world.onTick(() => {
-    for (const [id, store] of economy.stores) economy.stores.set(id, restock(store, TICK_MS));
-  });
-}
+  },
+});

@@ -1,19 +1,23 @@
 /**
- * What the economy keeps in the world: ground items and gravestones (mirrors of committed rows, placed in the area
- * of interest), shop stock (memory only, restocked on the tick) and home-teleport casts and cooldowns.
+ * What the economy keeps once per world (the `worldEconomy` slot): ground items and gravestones (mirrors of committed
+ * rows, placed in the area of interest) and shop stock (memory only, restocked on the tick by the shops area).
  * Ground items and gravestones are reloaded from the database when the world starts; expiring them is a
- * transaction too (the ground-item sink, the gravestone → ground items release).
+ * transaction too (the ground-item sink, the gravestone → ground items release), run by the death area's sweep.
  */
 import { randomUUID } from 'node:crypto';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { GravestoneState, GroundItemState } from '../../../../schema/world-state.ts';
+import { deleteExpiredGroundItems, insertGroundItems, loadGroundItems } from '../../../../src/db/ground-items.ts';
+import { loadOpenGravestones, lockGravestone, markReleased } from '../../../../src/db/player-deaths.ts';
+import { transaction } from '../../../../src/db/transaction.ts';
 import { expireGravestone, type Gravestone } from '../../../../src/game/death.ts';
 import { isVisibleTo, type GroundItem, type GroundItemTimings } from '../../../../src/game/ground-items.ts';
-import type { InventoryItem, ItemMetadata } from '../../../../src/game/inventory.ts';
 import { createStoreState, type StoreState } from '../../../../src/game/shop.ts';
+import { WorldSlot } from '../../area.ts';
 import type { TrackedEntity } from '../../interest.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { iso, millis, parseJson } from './common.ts';
+
+/** How often (in ticks) expired ground items and gravestones are swept. */
+export const SWEEP_EVERY_TICKS = 2;
 
 export class GroundItemEntity implements TrackedEntity {
   readonly kind = 'groundItem' as const;
@@ -83,88 +87,11 @@ export class GravestoneEntity implements TrackedEntity {
   }
 }
 
-export interface TeleportCast {
-  readonly completesAtTick: number;
-  readonly fromX: number;
-  readonly fromZ: number;
-}
-
-interface GroundRow {
-  id: string;
-  item_id: string;
-  quantity: number;
-  metadata: ItemMetadata | string | null;
-  x: number;
-  z: number;
-  owner_id: string | null;
-  dropped_at: unknown;
-  public_at: unknown;
-  expires_at: unknown;
-}
-
-interface DeathRow {
-  id: string;
-  character_id: string;
-  position_x: number;
-  position_z: number;
-  items: unknown;
-  created_at: unknown;
-  expires_at: unknown;
-  name?: string;
-}
-
-export function groundItemFromRow(row: GroundRow): GroundItem {
-  const metadata = row.metadata === null ? undefined : parseJson<ItemMetadata>(row.metadata);
-  return {
-    id: row.id, itemId: row.item_id, quantity: Number(row.quantity), ...(metadata ? { metadata } : {}),
-    x: Number(row.x), z: Number(row.z), ownerId: row.owner_id,
-    droppedAt: millis(row.dropped_at), publicAt: millis(row.public_at), expiresAt: millis(row.expires_at),
-  };
-}
-
-export function gravestoneFromRow(row: DeathRow, tileSize: number): Gravestone {
-  return {
-    id: row.id, ownerId: row.character_id,
-    x: Math.round(Number(row.position_x) / tileSize), z: Math.round(Number(row.position_z) / tileSize),
-    items: parseJson<InventoryItem[]>(row.items),
-    createdAt: millis(row.created_at), expiresAt: millis(row.expires_at),
-  };
-}
-
-export const GROUND_COLUMNS = 'id, item_id, quantity, metadata, x, z, owner_id, dropped_at, public_at, expires_at';
-export const DEATH_COLUMNS = 'id, character_id, position_x, position_z, items, created_at, expires_at';
-
-export async function insertGroundItems(tx: SqlEntityManager, items: readonly GroundItem[]): Promise<void> {
-  if (items.length === 0) return;
-  await tx.execute(
-    `insert into ground_items (${GROUND_COLUMNS}) values ${items.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    items.flatMap((i) => [
-      i.id, i.itemId, i.quantity, i.metadata ? JSON.stringify(i.metadata) : null, i.x, i.z, i.ownerId,
-      iso(i.droppedAt), iso(i.publicAt), iso(i.expiresAt),
-    ]),
-  );
-}
-
-/** Locks a ground item's row and returns it, or null when it is gone (picked up or expired). */
-export async function lockGroundItem(tx: SqlEntityManager, id: string): Promise<GroundItem | null> {
-  const [row] = await tx.execute<GroundRow[]>(`select ${GROUND_COLUMNS} from ground_items where id = ? for update`, [id]);
-  return row ? groundItemFromRow(row) : null;
-}
-
-/** Locks an open death lock (status `locked`) and returns its gravestone, or null when it was reclaimed or released. */
-export async function lockGravestone(tx: SqlEntityManager, id: string, tileSize: number): Promise<Gravestone | null> {
-  const [row] = await tx.execute<DeathRow[]>(`select ${DEATH_COLUMNS} from player_deaths where id = ? and status = 'locked' for update`, [id]);
-  return row ? gravestoneFromRow(row, tileSize) : null;
-}
-
 export class EconomyWorld {
   readonly world: WorldApi;
   readonly ground = new Map<string, GroundItemEntity>();
   readonly gravestones = new Map<string, GravestoneEntity>();
   readonly stores = new Map<string, StoreState>();
-  readonly teleports = new Map<string, TeleportCast>();
-  /** Character id → time (ms) from which the next home teleport is allowed. */
-  readonly teleportReadyAt = new Map<string, number>();
   private sweeping = false;
 
   constructor(world: WorldApi) {
@@ -207,14 +134,9 @@ export class EconomyWorld {
 
   /** Startup: every ground item row and every open death lock comes back into the world. */
   async load(): Promise<void> {
-    const em = this.world.context().db.em.fork();
-    const ground = await em.execute<GroundRow[]>(`select ${GROUND_COLUMNS} from ground_items`);
-    this.placeGround(ground.map(groundItemFromRow));
-    const deaths = await em.execute<DeathRow[]>(
-      `select d.id, d.character_id, d.position_x, d.position_z, d.items, d.created_at, d.expires_at, c.name
-       from player_deaths d join characters c on c.id = d.character_id where d.status = 'locked'`,
-    );
-    for (const row of deaths) this.placeGravestone(gravestoneFromRow(row, this.world.data.world.tileSize), row.name ?? '');
+    const { db } = this.world.context();
+    this.placeGround(await loadGroundItems(db));
+    for (const { gravestone, ownerName } of await loadOpenGravestones(db, this.world.data.world.tileSize)) this.placeGravestone(gravestone, ownerName);
   }
 
   /** Expires what is due: ground items leave the game; gravestones turn into public ground items. One at a time. */
@@ -233,20 +155,17 @@ export class EconomyWorld {
     const { db } = this.world.context();
     if (groundIds.length > 0) {
       // The sink: a row that a pick-up already took is simply not there any more.
-      await db.em.fork().execute(
-        `delete from ground_items where id in (${groundIds.map(() => '?').join(', ')}) and expires_at <= ?`,
-        [...groundIds, iso(now)],
-      );
+      await deleteExpiredGroundItems(db, groundIds, now);
       for (const id of groundIds) this.removeGround(id);
     }
     for (const id of graveIds) {
-      const piles = await db.em.fork().transactional(async (tx) => {
+      const piles = await transaction(db, async (tx) => {
         const gravestone = await lockGravestone(tx, id, this.world.data.world.tileSize);
         if (!gravestone) return [];
         const released = expireGravestone(gravestone, this.world.data.itemsById, now, () => randomUUID(), this.groundTimings());
         if (!released.ok) return null;
         await insertGroundItems(tx, released.value);
-        await tx.execute(`update player_deaths set status = 'released', resolved_at = ? where id = ?`, [iso(now), id]);
+        await markReleased(tx, id, now);
         return released.value;
       });
       if (piles === null) continue;
@@ -256,16 +175,5 @@ export class EconomyWorld {
   }
 }
 
-const economies = new WeakMap<WorldApi, EconomyWorld>();
-
-export function installEconomyWorld(world: WorldApi): EconomyWorld {
-  const economy = new EconomyWorld(world);
-  economies.set(world, economy);
-  return economy;
-}
-
-export function economyOf(world: WorldApi): EconomyWorld {
-  const economy = economies.get(world);
-  if (!economy) throw new Error('the economy feature is not installed in this world');
-  return economy;
-}
+/** The world's economy state (made when the first economy area installs). */
+export const worldEconomy = new WorldSlot<EconomyWorld>('economy', (world) => new EconomyWorld(world));
