@@ -2,7 +2,7 @@
  * Who is really acting when an agent speaks through its character: the agent service runs the chat and commands
  * an agent sends (POST /api/agents/:id/message) inside `actAsAgent`, so the world can tell them from the player's
  * own messages on the same connection. Admin commands refuse them and the audit line names the agent
- * (rooms/world/features/skills/admin-commands.ts).
+ * (rooms/world/features/admin/index.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

@@ -2,11 +2,11 @@
  * The optional external AI-agent service (AGENT_API_URL, else AGENT_URL). A message sent to an agent is POSTed to
  * `{base}/api/agents/{agentId}/message` with the agent's situation; the service answers with an optional reply,
  * a line to say in chat, a new goal and/or a pause switch, which the server accepts after validating them.
- * Unreachable, timed out or a non-2xx answer → 503 AGENT_SERVICE_UNAVAILABLE; an answer of the wrong shape →
- * 502 AGENT_SERVICE_BAD_RESPONSE.
+ * Unreachable, timed out or a non-2xx answer → AGENT_SERVICE_UNAVAILABLE (503 with Retry-After at the REST edge);
+ * an answer of the wrong shape → AGENT_SERVICE_BAD_RESPONSE (502).
  */
 import { z } from 'zod';
-import { HttpProblem } from '../http/problem.ts';
+import { GameError } from '../game/refusal.ts';
 import { GoalSpec, type AvailableGoal, type Goal } from './goals.ts';
 
 export const ServiceReply = z.object({
@@ -42,21 +42,21 @@ export async function forwardToAgentService(baseUrl: string, timeoutMs: number, 
     });
   } catch (error) {
     const timedOut = (error as { name?: string }).name === 'TimeoutError';
-    throw new HttpProblem(503, 'AGENT_SERVICE_UNAVAILABLE', timedOut
+    throw new GameError('AGENT_SERVICE_UNAVAILABLE', timedOut
       ? `the AI-agent service did not answer within ${timeoutMs} ms`
-      : 'the AI-agent service cannot be reached', {}, { 'Retry-After': '5' });
+      : 'the AI-agent service cannot be reached');
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new HttpProblem(503, 'AGENT_SERVICE_UNAVAILABLE', `the AI-agent service answered ${response.status}`, {}, { 'Retry-After': '5' });
+    throw new GameError('AGENT_SERVICE_UNAVAILABLE', `the AI-agent service answered ${response.status}`);
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    throw new HttpProblem(502, 'AGENT_SERVICE_BAD_RESPONSE', 'the AI-agent service answered with something other than JSON');
+    throw new GameError('AGENT_SERVICE_BAD_RESPONSE', 'the AI-agent service answered with something other than JSON');
   }
   const parsed = ServiceReply.safeParse(body);
-  if (!parsed.success) throw new HttpProblem(502, 'AGENT_SERVICE_BAD_RESPONSE', 'the AI-agent service answered with an invalid shape');
+  if (!parsed.success) throw new GameError('AGENT_SERVICE_BAD_RESPONSE', 'the AI-agent service answered with an invalid shape');
   return parsed.data;
 }

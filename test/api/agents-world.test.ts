@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
-import { worldOf } from '../../src/agents/world-link.ts';
+import { worldOf } from '../../rooms/world/running-world.ts';
 import { runItemTransaction } from '../../src/db/item-transaction.ts';
 import { jsonPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { worldOf } from '../../src/agents/world-link.ts';
+import { worldOf } from '../../rooms/world/running-world.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startServer, type GameServer } from '../../src/server.ts';

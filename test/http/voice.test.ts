@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
-import { worldOf } from '../../src/agents/world-link.ts';
+import { worldOf } from '../../rooms/world/running-world.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { signVoiceToken, VOICE_TOKEN_TTL_SECONDS } from '../../src/http/routes/voice.ts';
 import { json } from '../helpers/http.ts';

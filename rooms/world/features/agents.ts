@@ -1,19 +1,47 @@
 /**
- * The world side of the AI-agent goal executor (src/agents/service.ts): registers the room so REST routes can read
- * the live world (players online, positions) and the executor can act through `dispatch`, loads a joining
- * character's agent, tells the executor when a character dies (its goal fails), and runs one executor step per tick
- * (after movement, before the area-of-interest updates).
+ * The world side of the AI agents (src/agents/service.ts). The area handles no client event; it implements the
+ * agents' port (src/agents/world-link.ts) over this room — what the executor may read of a character and the world
+ * near it, and `dispatch` on the character's own connection — and links it to the server, registers the room as the
+ * server's running world for the REST routes (running-world.ts), loads a joining character's agent, tells the
+ * agents when a character dies (its goal fails), and runs one executor step per tick (after movement, before the
+ * area-of-interest updates).
  */
-import { agentServiceOf } from '../../../src/agents/registry.ts';
-import { isAgentWorld, registerWorld } from '../../../src/agents/world-link.ts';
-import type { WorldFeature } from '../world-api.ts';
+import { agentServiceOf } from '../../../src/agents/service.ts';
+import { linkWorld, type AgentWorld } from '../../../src/agents/world-link.ts';
+import { defineArea } from '../area.ts';
+import type { OnlinePlayer } from '../online-player.ts';
+import { isRunningWorld, registerWorld, type RunningWorld } from '../running-world.ts';
+import { isNearBank } from './economy/common.ts';
+import { currentActivity } from './skills/activity.ts';
+import { skillBooks } from './skills/skill-book.ts';
 
-export const agents: WorldFeature = {
+/** The agents' view of this world. Every character they are handed is one of its players (from `player`). */
+function agentWorldOf(world: RunningWorld): AgentWorld {
+  return {
+    get data() { return world.data; },
+    get blocked() { return world.blocked; },
+    currentTick: () => world.currentTick(),
+    player: (characterId) => world.player(characterId),
+    forEachNear: (x, z, radius, visit) => world.grid.forEachNear(x, z, radius, visit),
+    dispatch: (player: OnlinePlayer, type, data) => world.dispatch(player.client, type, data),
+    markChanged: (player: OnlinePlayer) => world.markChanged(player),
+    activityOf: (player: OnlinePlayer) => currentActivity(player),
+    // Undefined while the skills load (the player is entering the world).
+    skillsOf: (player: OnlinePlayer) => skillBooks.peek(player),
+    isNearBank: (player: OnlinePlayer) => isNearBank(world, player),
+  };
+}
+
+export const agents = defineArea({
   name: 'agents',
+  messages: {},
+  sends: [],
   install(world) {
-    if (!isAgentWorld(world)) throw new Error('the agents feature needs a room with dispatch and roomId');
+    if (!isRunningWorld(world)) throw new Error('the agents area needs a room with dispatch and roomId');
     const context = world.context();
     registerWorld(context, world);
+    const agentWorld = agentWorldOf(world);
+    linkWorld(context, agentWorld);
     world.onPlayerJoin(async (player) => {
       await agentServiceOf(context)?.characterJoined(player.id);
     });
@@ -21,7 +49,7 @@ export const agents: WorldFeature = {
       agentServiceOf(context)?.characterDied(player.id);
     });
     world.onTick(() => {
-      agentServiceOf(context)?.tick(world);
+      agentServiceOf(context)?.tick(agentWorld);
     });
   },
-};
+});

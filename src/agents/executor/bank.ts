@@ -4,7 +4,6 @@
  * a training trip keeps its tools and bait. The bank's proximity rule and item transaction decide; the executor only
  * asks and looks at the inventory the room committed.
  */
-import { isNearBank } from '../../../rooms/world/features/economy/common.ts';
 import { bankableSlots } from '../goal-menu.ts';
 import { bankAccessTiles, bankSites, type Tile } from '../planning.ts';
 import { chebyshev } from '../../game/geometry.ts';
@@ -27,7 +26,7 @@ export function bankTrip(step: Step, keep: ReadonlySet<string> = NOTHING_KEPT): 
   const slots = bankableSlots(player.containers.inventory, keep);
   if (slots.length === 0) return true;
   if (interfaceHeld(step)) return false;
-  if (!isNearBank(world, player)) {
+  if (!world.isNearBank(player)) {
     const tile = nearestBankTile(step);
     if (!tile) {
       step.finish('failed', 'there is no bank to walk to');

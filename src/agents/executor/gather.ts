@@ -27,7 +27,7 @@ export function stepGather(step: Step, spec: z.infer<typeof GatherGoalSpec>): vo
   }
   const stackable = world.data.itemsById.get(itemId)?.stackable ?? false;
   if (freeSlotCount(player.containers.inventory) === 0 && !(stackable && held > 0)) return step.finish('failed', 'the inventory is full');
-  if (isDoing(player, 'gather')) return note(step, null);
+  if (isDoing(world, player, 'gather')) return note(step, null);
   if (interfaceHeld(step)) return;
   const yielding = new Map(world.data.gathering[skill]
     .filter((action) => action.outputs.some((o) => o.itemId === itemId))
@@ -37,7 +37,7 @@ export function stepGather(step: Step, spec: z.infer<typeof GatherGoalSpec>): vo
     return note(step, `no ${itemId} to gather within ${GATHER_SEARCH_RADIUS} tiles right now (depleted nodes respawn)`, 'waiting');
   }
   step.send('player:action', { action: 'gather', targetId: node.id }, () => {
-    if (isDoing(player, 'gather')) task.failures = 0;
+    if (isDoing(world, player, 'gather')) task.failures = 0;
     else task.failures += 1;
     if (task.failures >= MAX_FAILURES) step.finish('failed', `cannot gather ${itemId} (level, tool or reach)`);
   });

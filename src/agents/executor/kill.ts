@@ -9,7 +9,6 @@ import type { KillGoalSpec } from '../goals.ts';
 import { chebyshev } from '../../game/geometry.ts';
 import { interfaceHeld, note, report, type Step } from './step.ts';
 import { walkToward } from './walk.ts';
-import { activityOf } from '../../../rooms/world/features/skills/activity.ts';
 import { foodSlot, isAlive, isDoing, nearestNpc, npcById } from './world-view.ts';
 
 /** The attack is sent from within this distance; combat walks the rest. */
@@ -47,7 +46,7 @@ export function stepKill(step: Step, spec: z.infer<typeof KillGoalSpec>): void {
       if (count !== undefined) task.kills = Math.max(task.kills ?? 0, count - baseline);
     });
   }
-  if (task.target && !isDoing(player, 'attack')) {
+  if (task.target && !isDoing(world, player, 'attack')) {
     // The fight ended: if the NPC died, wait for its kill to be counted before fighting the next one.
     if (!isAlive(world, task.target)) task.settle = { untilTick: tick + SETTLE_TICKS, kills };
     task.target = undefined;
@@ -64,8 +63,8 @@ export function stepKill(step: Step, spec: z.infer<typeof KillGoalSpec>): void {
       return step.send('inventory:use', food);
     }
   }
-  if (isDoing(player, 'attack')) {
-    const fought = activityOf(player)?.targetId;
+  if (isDoing(world, player, 'attack')) {
+    const fought = world.activityOf(player)?.targetId;
     const npc = fought ? npcById(world, player, fought) : undefined;
     if (npc?.state.npcId === spec.npcId) task.target = { id: npc.id, x: npc.x, z: npc.z };
     return note(step, `fighting a ${name}`);
@@ -74,7 +73,7 @@ export function stepKill(step: Step, spec: z.infer<typeof KillGoalSpec>): void {
   if (!npc) return note(step, `no live ${name} right now (they respawn)`, 'waiting');
   if (!walkToward(step, { x: npc.x, z: npc.z }, chebyshev(player, npc) <= ATTACK_FROM, `a ${name}`)) return note(step, `walking to a ${name}`);
   step.send('player:action', { action: 'attack', targetId: npc.id }, () => {
-    if (isDoing(player, 'attack')) {
+    if (isDoing(world, player, 'attack')) {
       task.failures = 0;
       task.target = { id: npc.id, x: npc.x, z: npc.z };
     } else {

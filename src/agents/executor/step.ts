@@ -2,17 +2,16 @@
  * One executor step of one agent: the goal, its task state, the character in the world, and the only ways a step
  * acts — `send` (a message on the character's own connection, through the room's handlers) and `finish`.
  */
-import type { OnlinePlayer } from '../../../rooms/world/online-player.ts';
 import type { Goal, GoalProgress } from '../goals.ts';
 import type { AgentRuntime, GoalTask } from '../runtime.ts';
-import type { AgentWorld } from '../world-link.ts';
+import type { AgentCharacter, AgentWorld } from '../world-link.ts';
 
 export interface Step {
   readonly world: AgentWorld;
   readonly runtime: AgentRuntime;
   readonly goal: Goal;
   readonly task: GoalTask;
-  readonly player: OnlinePlayer;
+  readonly player: AgentCharacter;
   /** Ends the goal (filed under recentGoals). */
   finish(status: 'completed' | 'failed', detail: string | null): void;
   /**

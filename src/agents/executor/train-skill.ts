@@ -13,7 +13,8 @@ import { chebyshev } from '../../game/geometry.ts';
 import { bankTrip } from './bank.ts';
 import { interfaceHeld, note, type Step } from './step.ts';
 import { walkToward } from './walk.ts';
-import { bestNode, isDoing, liveFacts, skillBookOf, stopActivityOf } from './world-view.ts';
+import { liveFacts } from '../character-facts.ts';
+import { bestNode, isDoing, stopActivityOf } from './world-view.ts';
 
 /** The gather request is sent from within this distance of the node; the gathering feature walks the rest. */
 const APPROACH = 32;
@@ -23,8 +24,8 @@ export function stepTrainSkill(step: Step, spec: z.infer<typeof TrainSkillGoalSp
   const { world, player, task, goal } = step;
   const skill = spec.skill;
   if (!isGatheringSkill(skill)) return step.finish('failed', `the executor cannot train ${skill}`);
-  const book = skillBookOf(player);
-  const facts = liveFacts(player);
+  const book = world.skillsOf(player);
+  const facts = liveFacts(world, player);
   if (!book || !facts) return note(step, 'waiting for the character to finish entering the world', 'waiting');
   const level = book.levels[skill];
   const xp = Math.floor(book.xp[skill]);
@@ -43,7 +44,7 @@ export function stepTrainSkill(step: Step, spec: z.infer<typeof TrainSkillGoalSp
     task.banking = false;
     task.failures = 0;
   }
-  if (isDoing(player, 'gather')) return note(step, `training ${skill}`);
+  if (isDoing(world, player, 'gather')) return note(step, `training ${skill}`);
   if (interfaceHeld(step)) return;
   const plan = gatheringPlan(world.data, skill, facts);
   if (plan.ready.length === 0) {
@@ -60,7 +61,7 @@ export function stepTrainSkill(step: Step, spec: z.infer<typeof TrainSkillGoalSp
   if (!walkToward(step, stand, chebyshev(player, node) <= APPROACH, `the ${name.toLowerCase()}`)) return note(step, `walking to the ${name.toLowerCase()}`);
   note(step, `training ${skill} at the ${name.toLowerCase()}`);
   step.send('player:action', { action: 'gather', targetId: node.id }, () => {
-    if (isDoing(player, 'gather')) task.failures = 0;
+    if (isDoing(world, player, 'gather')) task.failures = 0;
     else task.failures += 1;
     if (task.failures >= MAX_FAILURES) step.finish('failed', `cannot gather at the ${name.toLowerCase()} (reach)`);
   });

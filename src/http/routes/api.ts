@@ -6,8 +6,7 @@
 import { Router, type Express, type RequestHandler } from 'express';
 import { bearerToken, identityOf } from '../../auth/middleware.ts';
 import type { Identity } from '../../auth/tokens.ts';
-import { createAgentService } from '../../agents/registry.ts';
-import type { AgentService } from '../../agents/service.ts';
+import { createAgentService, type AgentService } from '../../agents/service.ts';
 import type { GameContext } from '../../context.ts';
 import { buildOpenApiDocument, documentOpenApiRoute, documentOtherRoutes, mountedRoutes } from '../openapi.ts';
 import { registerAgentRoutes } from './agents.ts';

@@ -13,7 +13,7 @@ import type { Identity } from '../../auth/tokens.ts';
 import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
 import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
-import { worldOf, type AgentWorld } from '../../agents/world-link.ts';
+import { worldOf, type RunningWorld } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { TICK_MS } from '../../game/ticks.ts';
 import { HttpProblem } from '../problem.ts';
@@ -101,8 +101,8 @@ export function summarize(context: GameContext, character: Character, activeId: 
 }
 
 /** Entering or leaving the world changes a character's last login and saved combat level: tell the caches. */
-const watchedWorlds = new WeakSet<AgentWorld>();
-function announceWorldChanges(world: AgentWorld | undefined): void {
+const watchedWorlds = new WeakSet<RunningWorld>();
+function announceWorldChanges(world: RunningWorld | undefined): void {
   if (!world || watchedWorlds.has(world)) return;
   watchedWorlds.add(world);
   // Registered after the game's own hooks, so a leave is announced once its saves are written.

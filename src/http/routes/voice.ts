@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { assertMayActAs } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
-import { worldOf } from '../../agents/world-link.ts';
+import { worldOf } from '../../../rooms/world/running-world.ts';
 import type { Config } from '../../config.ts';
 import type { GameContext } from '../../context.ts';
 import { HttpProblem } from '../problem.ts';
