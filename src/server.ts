@@ -15,7 +15,7 @@ import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
 import { forwardWorldBoundApi } from './cluster/api-forwarder.ts';
 import { createCluster } from './cluster/cluster.ts';
-import { worldOf } from './agents/world-link.ts';
+import { worldOf } from '../rooms/world/running-world.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { activityOf, setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
-import { worldOf } from '../../src/agents/world-link.ts';
+import { worldOf } from '../../rooms/world/running-world.ts';
 import { addToBank, emptyBank } from '../../src/game/bank.ts';
 import { xpForLevel } from '../../src/game/skills.ts';
 import { ledger, rowsOf, seed, stack, type Seed } from '../economy/support.ts';

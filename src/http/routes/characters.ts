@@ -18,7 +18,7 @@ import { accountChanged } from '../../db/account-changes.ts';
 import { CharacterCreationRefused, createCharacter } from '../../db/character-creation.ts';
 import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
-import { worldOf } from '../../agents/world-link.ts';
+import { worldOf } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { requestAddress } from '../limits/client-address.ts';
 import { HttpProblem } from '../problem.ts';
