@@ -25,5 +25,5 @@ export const WORLD_AREAS: readonly WorldArea[] = [
   movement, chat,
   // The economy: death comes last so its expiry sweep runs after the shops' restock and the teleport casts.
   inventory, equipment, bank, shops, teleport, death,
-  ...[agents, tradeRequests, skills].map(legacy), quests, sessionRights,
+  agents, ...[tradeRequests, skills].map(legacy), quests, sessionRights,
 ];
