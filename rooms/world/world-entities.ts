@@ -1,10 +1,8 @@
 /** NPCs and resource nodes spawned from the manifests, tracked for the area of interest. */
 import { NpcState, ResourceNodeState } from '../../schema/world-state.ts';
+import { HEALTH_SCALE } from '../../src/game/constants.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import type { TrackedEntity } from './interest.ts';
-
-/** World health is 10 × the level-scale hitpoints of the manifests (NPC hitpoints, max hits, food heals). */
-export const HITPOINTS_SCALE = 10;
 
 export class NpcEntity implements TrackedEntity {
   readonly kind = 'npc' as const;
@@ -68,7 +66,7 @@ export class ResourceEntity implements TrackedEntity {
 export function spawnNpcs(data: GameData): NpcEntity[] {
   return data.spawns.npcs.map((spawn, index) => {
     const npc = data.npcsById.get(spawn.npcId)!;
-    return new NpcEntity(`npc-${index}`, spawn.npcId, npc.name, spawn.x, spawn.z, (npc.combat?.hitpoints ?? 1) * HITPOINTS_SCALE);
+    return new NpcEntity(`npc-${index}`, spawn.npcId, npc.name, spawn.x, spawn.z, (npc.combat?.hitpoints ?? 1) * HEALTH_SCALE);
   });
 }
 

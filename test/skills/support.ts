@@ -1,6 +1,6 @@
 /** Helpers for the skills suites: a player whose character columns (levels, health, prayer points) are set first. */
 import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
-import { setWanderRng } from '../../rooms/world/features/skills/wander.ts';
+import { setWanderRng } from '../../rooms/world/features/npcs/wander.ts';
 import { seed, type Seed, type Seeded } from '../economy/support.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

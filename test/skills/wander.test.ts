@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { moveNpc, setWanderRng } from '../../rooms/world/features/skills/wander.ts';
+import { moveNpc, setWanderRng } from '../../rooms/world/features/npcs/wander.ts';
 import { NpcEntity } from '../../rooms/world/world-entities.ts';
 import { WANDER_CHANCE } from '../../src/game/wander.ts';
 import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';

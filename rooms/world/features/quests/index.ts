@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineArea, on } from '../../area.ts';
-import { holdNpcs } from '../skills/wander.ts';
+import { holdNpcs } from '../npcs/wander.ts';
 import { checkOpenDialogues, choose, closeDialogue, continueOn, forgetDialogue, npcsInDialogue, talkTo } from './dialogue-sessions.ts';
 import { checkHeldObjectives, loadQuestBook, questBookOf, questBooks, questState } from './quest-book.ts';
 

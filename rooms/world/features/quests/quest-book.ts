@@ -19,7 +19,7 @@ import { PlayerSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { moveOwnItems, unwrap } from '../economy/common.ts';
-import { grantXp, skillsOf } from '../skills/skill-book.ts';
+import { grantXp, skillBooks } from '../skills/skill-book.ts';
 
 export class QuestBook {
   log: QuestLog;
@@ -97,7 +97,7 @@ export async function changeQuest(world: WorldApi, player: OnlinePlayer, request
   const quest = data.questsById.get(request.questId);
   if (!quest) throw new GameError('UNKNOWN_QUEST', `No quest '${request.questId.slice(0, 64)}'`);
   const book = questBookOf(player);
-  const levels = skillsOf(player).snapshot();
+  const levels = skillBooks.of(player).snapshot();
   const now = new Date();
   const change = await moveOwnItems(world, player, 'do quests', async (tx, containers) => {
     const progress = await loadQuestProgress(tx, player.id);

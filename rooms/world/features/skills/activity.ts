@@ -3,10 +3,12 @@
  * time. Starting one walks the player beside the target first (the movement feature's path); walking elsewhere,
  * another action or leaving stops it. Randomness is injectable for tests (`setSkillsRng`).
  */
+import { distanceToRect } from '../../../../src/game/geometry.ts';
 import { findPathNextTo } from '../../../../src/game/pathfinding.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
-import type { OnlinePlayer, Tile } from '../../online-player.ts';
+import { PlayerSlot } from '../../area.ts';
+import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 
 export type ActivityKind = 'gather' | 'process' | 'attack' | 'pray';
@@ -23,7 +25,9 @@ export interface Activity {
   readonly data: Record<string, unknown>;
 }
 
-const activities = new WeakMap<OnlinePlayer, Activity>();
+/** The player's current activity (none when idle). */
+export const activities = new PlayerSlot<Activity | undefined>('activity', () => undefined);
+
 let rng: () => number = Math.random;
 
 /** Replaces the randomness of gathering, processing, combat and drops (tests). */
@@ -35,8 +39,9 @@ export function random(): number {
   return rng();
 }
 
-export function activityOf(player: OnlinePlayer): Activity | undefined {
-  return activities.get(player);
+/** The player's current activity, if any (agents and tests read it). */
+export function currentActivity(player: OnlinePlayer): Activity | undefined {
+  return activities.peek(player);
 }
 
 export function startActivity(player: OnlinePlayer, activity: Omit<Activity, 'busy' | 'approaching'>): Activity {
@@ -47,9 +52,9 @@ export function startActivity(player: OnlinePlayer, activity: Omit<Activity, 'bu
 
 /** Ends the activity; with a reason the client hears `action:stopped {action, targetId, reason}`. */
 export function stopActivity(world: WorldApi, player: OnlinePlayer, reason?: string, message?: string): void {
-  const activity = activities.get(player);
+  const activity = activities.peek(player);
   if (!activity) return;
-  activities.delete(player);
+  activities.clear(player);
   if (player.state.action !== 'walking' && player.state.action !== 'idle') {
     player.state.action = 'idle';
     world.markChanged(player);
@@ -57,20 +62,12 @@ export function stopActivity(world: WorldApi, player: OnlinePlayer, reason?: str
   if (reason) player.client.send('action:stopped', { action: activity.kind, targetId: activity.targetId ?? null, reason, ...(message ? { message } : {}) });
 }
 
-export function chebyshev(a: Tile, b: Tile): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
-}
-
-export function rectDistance(x: number, z: number, rect: TileRect): number {
-  return Math.max(Math.max(rect.minX - x, 0, x - rect.maxX), Math.max(rect.minZ - z, 0, z - rect.maxZ));
-}
-
 /**
  * Whether the player is within `reach` of the rectangle. When not and no walk is under way, a path beside it is
  * planned (throws the path-finding refusal, or NOT_ADJACENT when the target cannot be reached).
  */
 export function reachOrApproach(world: WorldApi, player: OnlinePlayer, activity: Activity | undefined, rect: TileRect, reach = 1): boolean {
-  if (rectDistance(player.x, player.z, rect) <= reach) {
+  if (distanceToRect(player.x, player.z, rect) <= reach) {
     if (activity) activity.approaching = false;
     return true;
   }

@@ -4,34 +4,39 @@
  * aggression and chasing (leashed to the spawn), `combat:hit` to players in range, NPC death (drops owned by the
  * killer as ground items and the npc_kills upsert in one transaction), respawn, player death through the
  * economy's killPlayer, and slow constitution regeneration. The rules are those of src/game/combat.ts on the level
- * scale; world health is HITPOINTS_SCALE (10) times that.
+ * scale (NPC behaviour: src/game/npc-behaviour.ts); world health is HEALTH_SCALE (10) times that. The combat area
+ * runs the NPCs on the tick; the player's attack is an activity of the skills area (`player:action`).
  */
 import { randomUUID } from 'node:crypto';
+import { insertGroundItems } from '../../../../src/db/ground-items.ts';
+import { recordNpcKill } from '../../../../src/db/npc-kills.ts';
+import { transaction } from '../../../../src/db/transaction.ts';
 import {
   MELEE_STYLES, RANGED_STYLES, attackInterval, attackRange, canAttackPlayer, combatTypeOf, consumeAmmunition,
-  DEFAULT_REGEN_TICKS, npcAttack, playerAttack, regenerate, shouldAggress, shouldRetaliate,
-  type AttackOutcome, type AttackStyle, type PlayerFighter,
+  npcAttack, playerAttack, type AttackOutcome, type AttackStyle, type PlayerFighter,
 } from '../../../../src/game/combat.ts';
+import { HEALTH_SCALE } from '../../../../src/game/constants.ts';
 import { rollDrops } from '../../../../src/game/drops.ts';
+import { chebyshev, insideRect } from '../../../../src/game/geometry.ts';
 import { placeLoot } from '../../../../src/game/ground-items.ts';
+import {
+  AGGRESSION_SCAN_TILES, IN_COMBAT_TICKS, chaseStep, losesTarget, npcBusy, npcMove, pickAggressionTarget, regenerateHealth,
+  retaliation, type AggressionCandidate,
+} from '../../../../src/game/npc-behaviour.ts';
 import { prayerBoosts } from '../../../../src/game/prayer.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
 import type { NpcCombat } from '../../../../src/manifests/schemas/npcs.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { defineArea, PlayerSlot, WorldSlot } from '../../area.ts';
 import { moveItems } from '../../item-moves.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { HITPOINTS_SCALE, NpcEntity } from '../../world-entities.ts';
-import { economyOf, killPlayer } from '../economy/index.ts';
-import { insertGroundItems } from '../economy/state.ts';
-import { activityOf, chebyshev, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
-import { grantXp, skillsOf } from './skill-book.ts';
-import { moveNpc, spawnWanderRadius } from './wander.ts';
-
-/** Ticks a player or NPC counts as "in combat" after a hit. */
-export const IN_COMBAT_TICKS = 10;
-/** An NPC chases at most this far from its spawn, and gives up on targets farther than this from it. */
-export const LEASH_TILES = 10;
+import { NpcEntity } from '../../world-entities.ts';
+import { killPlayer } from '../economy/death.ts';
+import { worldEconomy } from '../economy/state.ts';
+import { markNpcsBusy, moveNpc, spawnWanderRadius } from '../npcs/wander.ts';
+import { activities, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
+import { grantXp, skillBooks } from './skill-book.ts';
 
 export const ATTACK_STYLES = [...new Set<string>([...MELEE_STYLES, ...RANGED_STYLES])] as AttackStyle[];
 
@@ -62,19 +67,30 @@ export class NpcFighter {
     return this.entity.state.health <= 0;
   }
 
+  /** The NPC as the behaviour rules see it. */
+  view() {
+    return {
+      at: { x: this.entity.x, z: this.entity.z }, spawn: { x: this.spawnX, z: this.spawnZ }, wanderRadius: this.wanderRadius,
+      dead: this.dead, targetId: this.targetId, lastHitTick: this.lastHitTick, nextAttackTick: this.nextAttackTick,
+    };
+  }
+
   /** Fighting, hit lately, dead or away from its wander area: not free to wander. */
   busy(tick: number): boolean {
-    return this.dead || this.targetId !== null || tick - this.lastHitTick < IN_COMBAT_TICKS ||
-      chebyshev(this.entity, { x: this.spawnX, z: this.spawnZ }) > this.wanderRadius;
+    return npcBusy(this.view(), tick);
   }
 }
+
+/** The attack style a player chose last (`accurate` until then). */
+export const attackStyles = new PlayerSlot<AttackStyle>('attack-style', () => 'accurate');
+/** Progress towards the next regenerated health point of a wounded player. */
+export const regenProgress = new PlayerSlot<number>('health-regen', () => 0);
+/** Set while the player's death is being resolved: no actions, not a target. */
+export const dying = new PlayerSlot<boolean>('dying', () => false);
 
 export class CombatWorld {
   readonly world: WorldApi;
   readonly npcs = new Map<string, NpcFighter>();
-  readonly styles = new WeakMap<OnlinePlayer, AttackStyle>();
-  readonly regen = new WeakMap<OnlinePlayer, number>();
-  readonly dying = new WeakSet<OnlinePlayer>();
   private indexed = false;
 
   constructor(world: WorldApi) {
@@ -95,42 +111,32 @@ export class CombatWorld {
     return this.npcs;
   }
 
-  styleOf(player: OnlinePlayer): AttackStyle {
-    return this.styles.get(player) ?? 'accurate';
-  }
-
   /** Places a new NPC (admin /spawn) next to a tile. */
   spawn(npcId: string, x: number, z: number): NpcEntity {
     const npc = this.world.data.npcsById.get(npcId);
     if (!npc) throw new GameError('UNKNOWN_NPC', `No NPC '${npcId}'`);
-    const entity = new NpcEntity(`npc-spawned-${randomUUID()}`, npc.id, npc.name, x, z, (npc.combat?.hitpoints ?? 1) * HITPOINTS_SCALE);
+    const entity = new NpcEntity(`npc-spawned-${randomUUID()}`, npc.id, npc.name, x, z, (npc.combat?.hitpoints ?? 1) * HEALTH_SCALE);
     this.world.addEntity(entity);
     if (npc.combat) this.fighters().set(entity.id, new NpcFighter(entity, npc.combat, true));
     return entity;
   }
 }
 
-const combats = new WeakMap<WorldApi, CombatWorld>();
-
-export function combatOf(world: WorldApi): CombatWorld {
-  let combat = combats.get(world);
-  if (!combat) combats.set(world, (combat = new CombatWorld(world)));
-  return combat;
-}
+/** The world's fighting NPCs. */
+export const combatWorlds = new WorldSlot('combat', (world) => new CombatWorld(world));
 
 function inArea(world: WorldApi, x: number, z: number, flag: 'safe' | 'pvp'): boolean {
   for (const area of world.data.areasById.values()) {
-    const b = area.bounds;
-    if (area[flag] && x >= b.minX && x <= b.maxX && z >= b.minZ && z <= b.maxZ) return true;
+    if (area[flag] && insideRect(area.bounds, x, z)) return true;
   }
   return false;
 }
 
 /** A player as the combat rules see it: levels, worn equipment, attack style and the active prayers' effects. */
-function fighterOf(world: WorldApi, player: OnlinePlayer): PlayerFighter {
-  const book = skillsOf(player);
+function asFighter(world: WorldApi, player: OnlinePlayer): PlayerFighter {
+  const book = skillBooks.of(player);
   return {
-    levels: book.snapshot(), equipment: player.containers.equipment, style: combatOf(world).styleOf(player),
+    levels: book.snapshot(), equipment: player.containers.equipment, style: attackStyles.of(player),
     prayer: prayerBoosts(book.prayer.active, world.data.prayersById),
   };
 }
@@ -162,14 +168,14 @@ function pvpRefusal(world: WorldApi, attacker: OnlinePlayer, other: OnlinePlayer
 }
 
 export function startAttack(world: WorldApi, player: OnlinePlayer, targetId: string, style: AttackStyle | undefined): void {
-  const combat = combatOf(world);
+  const combat = combatWorlds.of(world);
   if (style !== undefined && !ATTACK_STYLES.includes(style)) throw new GameError('INVALID_STYLE', `Unknown attack style '${String(style)}'`);
   let target: Target;
   const other = world.player(targetId);
   if (other) {
     const refusal = pvpRefusal(world, player, other);
     if (refusal) throw refusal;
-    if (combat.dying.has(other)) throw new GameError('NOT_FOUND', 'That player is dead');
+    if (dying.of(other)) throw new GameError('NOT_FOUND', 'That player is dead');
     target = { kind: 'player', player: other };
   } else {
     const npc = combat.fighters().get(targetId);
@@ -179,31 +185,31 @@ export function startAttack(world: WorldApi, player: OnlinePlayer, targetId: str
   }
   const at = targetTile(target);
   if (chebyshev(player, at) > 64) throw new GameError('TOO_FAR', 'That target is too far away');
-  if (style !== undefined) combat.styles.set(player, style);
+  if (style !== undefined) attackStyles.set(player, style);
   const activity = startActivity(player, { kind: 'attack', targetId, nextTick: world.currentTick() + 1, data: { chaseX: at.x, chaseZ: at.z } });
-  const range = attackRange(weaponOf(world, player), combat.styleOf(player));
+  const range = attackRange(weaponOf(world, player), attackStyles.of(player));
   reachOrApproach(world, player, activity, tileRect(at.x, at.z), range);
-  player.client.send('action:started', { action: 'attack', targetId, style: combat.styleOf(player) });
+  player.client.send('action:started', { action: 'attack', targetId, style: attackStyles.of(player) });
 }
 
 /** The activity's target if it can still be fought, else the reason to stop. */
 function currentTarget(world: WorldApi, player: OnlinePlayer, targetId: string): Target | { stop: string; message?: string } {
-  const combat = combatOf(world);
+  const combat = combatWorlds.of(world);
   const npc = combat.fighters().get(targetId);
   if (npc) return npc.dead ? { stop: 'TARGET_GONE' } : { kind: 'npc', npc };
   const other = world.player(targetId);
-  if (!other || combat.dying.has(other)) return { stop: 'TARGET_GONE' };
+  if (!other || dying.of(other)) return { stop: 'TARGET_GONE' };
   const refusal = pvpRefusal(world, player, other);
   if (refusal) return { stop: refusal.code, message: refusal.message };
   return { kind: 'player', player: other };
 }
 
 export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Activity, tick: number): void {
-  const combat = combatOf(world);
+  const combat = combatWorlds.of(world);
   const target = currentTarget(world, player, activity.targetId!);
   if ('stop' in target) return stopActivity(world, player, target.stop, target.message);
   if (walkedAway(player, activity)) return stopActivity(world, player, 'MOVED');
-  const style = combat.styleOf(player);
+  const style = attackStyles.of(player);
   const weapon = weaponOf(world, player);
   const at = targetTile(target);
   // A target that moved since the walk was planned (a player, a wandering NPC): plan again towards where it is now.
@@ -223,11 +229,11 @@ export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Acti
     world.markChanged(player);
   }
   const defender = () => target.kind === 'npc'
-    ? { kind: 'npc' as const, combat: target.npc.combat, hitpoints: Math.ceil(target.npc.entity.state.health / HITPOINTS_SCALE) }
-    : { kind: 'player' as const, fighter: fighterOf(world, target.player), hitpoints: Math.ceil(target.player.state.health / HITPOINTS_SCALE) };
+    ? { kind: 'npc' as const, combat: target.npc.combat, hitpoints: Math.ceil(target.npc.entity.state.health / HEALTH_SCALE) }
+    : { kind: 'player' as const, fighter: asFighter(world, target.player), hitpoints: Math.ceil(target.player.state.health / HEALTH_SCALE) };
   const data = { items: world.data.itemsById, ammunition: world.data.ammunitionByItemId };
   if (combatTypeOf(weapon) !== 'ranged') {
-    const outcome = playerAttack(fighterOf(world, player), defender(), data, random);
+    const outcome = playerAttack(asFighter(world, player), defender(), data, random);
     if (!outcome.ok) return stopActivity(world, player, outcome.code, outcome.message);
     return landHit(world, player, target, outcome.value, tick);
   }
@@ -235,7 +241,7 @@ export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Acti
   activity.busy = true;
   void moveItems(world, [player.id], async (_tx, loaded) => {
     const containers = loaded.get(player.id)!;
-    const outcome = playerAttack({ ...fighterOf(world, player), equipment: containers.equipment }, defender(), data, random);
+    const outcome = playerAttack({ ...asFighter(world, player), equipment: containers.equipment }, defender(), data, random);
     if (!outcome.ok) throw new GameError(outcome.code, outcome.message);
     return { value: outcome.value, write: new Map([[player.id, { ...containers, equipment: consumeAmmunition(containers.equipment) }]]) };
   }).then((outcome) => {
@@ -258,7 +264,7 @@ function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome:
   }
   const { npc } = target;
   const state = npc.entity.state;
-  const damage = Math.min(outcome.damage * HITPOINTS_SCALE, state.health);
+  const damage = Math.min(outcome.damage * HEALTH_SCALE, state.health);
   state.health -= damage;
   state.action = 'fighting';
   npc.lastHitTick = tick;
@@ -268,10 +274,9 @@ function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome:
   });
   for (const [skill, xp] of Object.entries(outcome.xp) as Array<[Skill, number]>) grantXp(world, player, skill, xp);
   if (state.health <= 0) return void npcDies(world, npc, player, tick);
-  if (shouldRetaliate(npc.targetId, player.id) && npc.targetId === null) {
-    npc.targetId = player.id;
-    npc.nextAttackTick = Math.max(npc.nextAttackTick, tick + 1);
-  }
+  const after = retaliation(npc, player.id, tick);
+  npc.targetId = after.targetId;
+  npc.nextAttackTick = after.nextAttackTick;
 }
 
 /**
@@ -279,16 +284,16 @@ function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome:
  * death at 0; otherwise an idle player fights back (auto-retaliate).
  */
 function hurtPlayer(world: WorldApi, victim: OnlinePlayer, attackerId: string, levelDamage: number, tick: number): void {
-  const damage = Math.min(levelDamage * HITPOINTS_SCALE, victim.state.health);
+  const damage = Math.min(levelDamage * HEALTH_SCALE, victim.state.health);
   victim.state.health -= damage;
   victim.inCombatUntilTick = tick + IN_COMBAT_TICKS;
-  skillsOf(victim).healthDirty = true;
+  skillBooks.of(victim).healthDirty = true;
   world.markChanged(victim);
   world.sendNear(victim.x, victim.z, world.interestRadius, 'combat:hit', {
     attackerId, targetId: victim.id, damage, targetHealth: victim.state.health, maxHealth: victim.state.maxHealth,
   });
   if (victim.state.health <= 0) return playerDies(world, victim);
-  if (!activityOf(victim) && victim.path.length === 0 && !victim.lock) {
+  if (!activities.peek(victim) && victim.path.length === 0 && !victim.lock) {
     startActivity(victim, { kind: 'attack', targetId: attackerId, nextTick: tick + 1, data: {} });
   }
 }
@@ -296,16 +301,16 @@ function hurtPlayer(world: WorldApi, victim: OnlinePlayer, attackerId: string, l
 // ── NPC death and respawn ───────────────────────────────────────────────────────────────────────────
 
 async function npcDies(world: WorldApi, npc: NpcFighter, killer: OnlinePlayer, tick: number): Promise<void> {
-  const economy = economyOf(world);
+  const economy = worldEconomy.of(world);
   const { entity } = npc;
   const definition = world.data.npcsById.get(entity.state.npcId)!;
   npc.targetId = null;
   npc.respawnAtTick = npc.temporary ? null : tick + npc.combat.respawnTicks;
   entity.state.action = 'dead';
   world.removeEntity(entity);
-  if (npc.temporary) combatOf(world).npcs.delete(entity.id);
+  if (npc.temporary) combatWorlds.of(world).npcs.delete(entity.id);
   for (const player of world.players()) {
-    const activity = activityOf(player);
+    const activity = activities.peek(player);
     if (activity?.kind === 'attack' && activity.targetId === entity.id) stopActivity(world, player, 'TARGET_DIED');
   }
   const loot = rollDrops(definition.drops, random);
@@ -314,13 +319,9 @@ async function npcDies(world: WorldApi, npc: NpcFighter, killer: OnlinePlayer, t
   });
   try {
     // The drop (an item source) and the kill count commit together.
-    await world.context().db.em.fork().transactional(async (tx) => {
+    await transaction(world.context().db, async (tx) => {
       await insertGroundItems(tx, piles);
-      await tx.execute(
-        `insert into npc_kills (character_id, npc_id, kill_count, last_kill_at) values (?, ?, 1, ?)
-         on conflict (character_id, npc_id) do update set kill_count = npc_kills.kill_count + 1, last_kill_at = excluded.last_kill_at`,
-        [killer.id, definition.id, new Date().toISOString()],
-      );
+      await recordNpcKill(tx, killer.id, definition.id, new Date());
     });
     economy.placeGround(piles);
   } catch (error) {
@@ -345,76 +346,67 @@ function respawn(world: WorldApi, npc: NpcFighter): void {
 
 // ── NPC behaviour ───────────────────────────────────────────────────────────────────────────────────
 
-function stepToward(world: WorldApi, npc: NpcFighter, x: number, z: number): void {
+function stepToward(world: WorldApi, npc: NpcFighter, toward: { x: number; z: number }): void {
   const e = npc.entity;
-  const nx = e.x + Math.sign(x - e.x);
-  const nz = e.z + Math.sign(z - e.z);
-  const options = [{ x: nx, z: nz }, { x: nx, z: e.z }, { x: e.x, z: nz }];
-  for (const tile of options) {
-    if ((tile.x === e.x && tile.z === e.z) || world.blocked.isBlocked(tile.x, tile.z)) continue;
-    if (Math.max(Math.abs(tile.x - npc.spawnX), Math.abs(tile.z - npc.spawnZ)) > LEASH_TILES) continue;
-    return moveNpc(world, e, tile);
-  }
+  const tile = chaseStep({ x: e.x, z: e.z }, toward, { x: npc.spawnX, z: npc.spawnZ }, (x, z) => world.blocked.isBlocked(x, z));
+  if (tile) moveNpc(world, e, tile);
 }
 
 function npcStep(world: WorldApi, npc: NpcFighter, tick: number): void {
-  const combat = combatOf(world);
   const target = npc.targetId ? world.player(npc.targetId) : undefined;
-  if (npc.targetId && (!target || combat.dying.has(target) || chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > LEASH_TILES + 2)) {
+  if (npc.targetId && losesTarget(target, target ? dying.of(target) : false, { x: npc.spawnX, z: npc.spawnZ })) {
     npc.targetId = null;
     npc.entity.state.action = 'idle';
     world.markChanged(npc.entity);
   }
-  if (!target || npc.targetId === null) {
-    // Back within the wander area (wander.ts moves it about inside).
-    if (chebyshev(npc.entity, { x: npc.spawnX, z: npc.spawnZ }) > npc.wanderRadius) stepToward(world, npc, npc.spawnX, npc.spawnZ);
-    return;
-  }
-  if (chebyshev(npc.entity, target) > 1) return stepToward(world, npc, target.x, target.z);
-  if (tick < npc.nextAttackTick) return;
+  const move = npcMove(npc.view(), target, tick);
+  if (move.kind === 'home') return stepToward(world, npc, { x: npc.spawnX, z: npc.spawnZ });
+  if (move.kind === 'chase') return stepToward(world, npc, move.toward);
+  if (move.kind !== 'attack' || !target) return;
   npc.nextAttackTick = tick + npc.combat.attackSpeed;
-  const hit = npcAttack(npc.combat, { fighter: fighterOf(world, target), hitpoints: Math.ceil(target.state.health / HITPOINTS_SCALE) }, world.data.itemsById, random);
+  const hit = npcAttack(npc.combat, { fighter: asFighter(world, target), hitpoints: Math.ceil(target.state.health / HEALTH_SCALE) }, world.data.itemsById, random);
   hurtPlayer(world, target, npc.entity.id, hit.damage, tick);
 }
 
 function playerDies(world: WorldApi, player: OnlinePlayer): void {
-  const combat = combatOf(world);
-  if (combat.dying.has(player)) return;
-  combat.dying.add(player);
+  const combat = combatWorlds.of(world);
+  if (dying.of(player)) return;
+  dying.set(player, true);
   stopActivity(world, player, 'DIED');
   for (const npc of combat.fighters().values()) if (npc.targetId === player.id) npc.targetId = null;
   for (const other of world.players()) {
-    const activity = activityOf(other);
+    const activity = activities.peek(other);
     if (activity?.kind === 'attack' && activity.targetId === player.id) stopActivity(world, other, 'TARGET_DIED');
   }
   void killPlayer(world, player)
     .then(() => {
-      skillsOf(player).healthDirty = true;
+      skillBooks.of(player).healthDirty = true;
     })
     .catch((error: unknown) => world.context().logger.error({ err: error, characterId: player.id }, 'player death failed'))
-    .finally(() => combat.dying.delete(player));
+    .finally(() => dying.clear(player));
 }
 
 function aggression(world: WorldApi, npc: NpcFighter, tick: number): void {
-  const combat = combatOf(world);
-  let chosen: OnlinePlayer | undefined;
-  world.grid.forEachNear(npc.entity.x, npc.entity.z, 4, (entity) => {
-    if (chosen || entity.kind !== 'player') return;
+  const candidates: AggressionCandidate[] = [];
+  world.grid.forEachNear(npc.entity.x, npc.entity.z, AGGRESSION_SCAN_TILES, (entity) => {
+    if (entity.kind !== 'player') return;
     const player = entity as OnlinePlayer;
-    if (combat.dying.has(player) || player.state.action === 'disconnected') return;
-    if (shouldAggress({
-      npc: npc.combat, distance: chebyshev(player, npc.entity), playerCombatLevel: player.state.combatLevel,
-      playerInSafeArea: inArea(world, player.x, player.z, 'safe'), playerInCombat: player.inCombatUntilTick > tick, npcInCombat: false,
-    })) chosen = player;
+    if (dying.of(player) || player.state.action === 'disconnected') return;
+    candidates.push({
+      id: player.id, at: { x: player.x, z: player.z }, combatLevel: player.state.combatLevel,
+      inSafeArea: inArea(world, player.x, player.z, 'safe'), inCombat: player.inCombatUntilTick > tick,
+    });
   });
-  if (chosen) {
-    npc.targetId = chosen.id;
+  const chosen = pickAggressionTarget(npc.combat, { x: npc.entity.x, z: npc.entity.z }, candidates);
+  if (chosen !== null) {
+    npc.targetId = chosen;
     npc.nextAttackTick = Math.max(npc.nextAttackTick, tick + 1);
   }
 }
 
+/** One tick of the NPCs (respawns, aggression, chasing, their swings) and of the wounded players' regeneration. */
 export function combatTick(world: WorldApi, tick: number): void {
-  const combat = combatOf(world);
+  const combat = combatWorlds.of(world);
   for (const npc of combat.fighters().values()) {
     if (npc.dead) {
       if (npc.respawnAtTick !== null && tick >= npc.respawnAtTick) respawn(world, npc);
@@ -427,16 +419,27 @@ export function combatTick(world: WorldApi, tick: number): void {
     const health = player.state.health;
     const max = player.state.maxHealth;
     if (health >= max || health <= 0) {
-      combat.regen.delete(player);
+      regenProgress.clear(player);
       continue;
     }
-    // One level-scale hitpoint per DEFAULT_REGEN_TICKS: one world health point per tenth of that.
-    const next = regenerate({ hitpoints: health, regenTicks: combat.regen.get(player) ?? 0 }, max, 1, DEFAULT_REGEN_TICKS / HITPOINTS_SCALE);
-    combat.regen.set(player, next.regenTicks);
-    if (next.hitpoints !== health) {
-      player.state.health = next.hitpoints;
-      skillsOf(player).healthDirty = true;
+    const next = regenerateHealth(health, max, regenProgress.of(player));
+    regenProgress.set(player, next.regenTicks);
+    if (next.health !== health) {
+      player.state.health = next.health;
+      skillBooks.of(player).healthDirty = true;
       world.markChanged(player);
     }
   }
 }
+
+/** NPC fights on the tick; a fighting NPC does not wander. */
+export const combat = defineArea({
+  name: 'combat',
+  messages: {},
+  sends: ['combat:hit', 'npc:died', 'action:stopped'],
+  playerState: [attackStyles, regenProgress, dying],
+  install(world) {
+    world.onTick((tick) => combatTick(world, tick));
+    markNpcsBusy(world, (npcEntityId, tick) => combatWorlds.of(world).fighters().get(npcEntityId)?.busy(tick) ?? false);
+  },
+});

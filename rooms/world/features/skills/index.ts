@@ -1,20 +1,20 @@
 /**
- * The game on the tick: skills and experience, gathering, processing, combat with NPCs and (in PvP areas) players,
- * prayer (prayer.ts), NPC wandering (wander.ts) (this folder), friends / private messages / ignore lists
- * (social.ts) and admin commands (admin-commands.ts). See docs/skills.md.
+ * The skills area: `player:action` (gather, process, attack, pray, stop) starts the player's one activity and the
+ * tick runs its steps — gathering and processing (work.ts), fighting (combat.ts), praying at an altar (prayer.ts)
+ * (activity.ts) —; experience and levels (skill-book.ts) are loaded on join, sent on `skills:get`, and saved in
+ * batches, on the auto-save and on leaving. The combat area runs the NPCs, the prayer area the prayers, the
+ * resources area the nodes and fires (this folder); NPC wandering, social and admin commands have their own
+ * folders. See docs/skills.md.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AttackStyle } from '../../../../src/game/combat.ts';
-import type { WorldFeature } from '../../world-api.ts';
-import { activityOf, stopActivity } from './activity.ts';
-import { installAdminCommands } from './admin-commands.ts';
-import { attackStep, combatOf, combatTick, startAttack } from './combat.ts';
-import { installPrayer, prayStep, startPraying } from './prayer.ts';
-import { SAVE_EVERY_TICKS, forgetSkills, loadSkills, saveSkills, skillsOf, skillsState } from './skill-book.ts';
-import { installSocial } from './social.ts';
-import { wanderTick } from './wander.ts';
-import { startGathering, startProcessing, workOf, workStep } from './work.ts';
+import { defineArea, on } from '../../area.ts';
+import { activities, stopActivity } from './activity.ts';
+import { attackStep, dying, startAttack } from './combat.ts';
+import { prayStep, startPraying } from './prayer.ts';
+import { SAVE_EVERY_TICKS, forgetSkills, loadSkills, saveSkills, skillBooks, skillSaves, skillsState } from './skill-book.ts';
+import { startGathering, startProcessing, workStep } from './work.ts';
 
 const TargetId = z.string().min(1).max(80);
 
@@ -29,8 +29,28 @@ export const ActionRequest = z.discriminatedUnion('action', [
   z.object({ action: z.literal('stop') }).strict(),
 ]);
 
-export const skills: WorldFeature = {
+export const skills = defineArea({
   name: 'skills',
+  messages: {
+    'player:action': on(ActionRequest, ({ world, player }, request) => {
+      if (request.action === 'stop') return stopActivity(world, player, 'STOPPED');
+      player.assertFree('do that');
+      if (dying.of(player)) return;
+      stopActivity(world, player);
+      if (request.action === 'gather') startGathering(world, player, request.targetId);
+      else if (request.action === 'process') startProcessing(world, player, request.recipeId, request.targetId, request.count);
+      else if (request.action === 'pray') startPraying(world, player, request.targetId);
+      else startAttack(world, player, request.targetId, request.style as AttackStyle | undefined);
+    }),
+    'skills:get': on(z.object({}).strict(), ({ player }) => {
+      player.client.send('skills:state', skillsState(skillBooks.of(player)));
+    }),
+  },
+  sends: [
+    'skills:state', 'skill:xp', 'skill:levelUp', 'player:sync', 'action:started', 'action:stopped',
+    'gather:success', 'process:made', 'fire:lit', 'combat:hit', 'npc:died', 'prayer:state', 'prayer:recharged',
+  ],
+  playerState: [skillBooks, skillSaves, activities],
   install(world) {
     const saveAll = async () => {
       for (const player of [...world.players()]) await saveSkills(world, player);
@@ -49,27 +69,11 @@ export const skills: WorldFeature = {
     });
     world.onPlayerDied((player) => stopActivity(world, player, 'DIED'));
 
-    world.handle('player:action', ActionRequest, (player, request) => {
-      if (request.action === 'stop') return stopActivity(world, player, 'STOPPED');
-      player.assertFree('do that');
-      if (combatOf(world).dying.has(player)) return;
-      stopActivity(world, player);
-      if (request.action === 'gather') startGathering(world, player, request.targetId);
-      else if (request.action === 'process') startProcessing(world, player, request.recipeId, request.targetId, request.count);
-      else if (request.action === 'pray') startPraying(world, player, request.targetId);
-      else startAttack(world, player, request.targetId, request.style as AttackStyle | undefined);
-    });
-    world.handle('skills:get', z.object({}).strict(), (player) => {
-      player.client.send('skills:state', skillsState(skillsOf(player)));
-    });
-
+    // After the resources, combat and NPC ticks (areas.ts lists those areas first): each player's activity step,
+    // then the batched save.
     world.onTick((tick) => {
-      workOf(world).tick();
-      combatTick(world, tick);
-      const combat = combatOf(world);
-      wanderTick(world, (id) => combat.fighters().get(id)?.busy(tick) ?? false);
       for (const player of world.players()) {
-        const activity = activityOf(player);
+        const activity = activities.peek(player);
         if (!activity) continue;
         try {
           if (activity.kind === 'attack') attackStep(world, player, activity, tick);
@@ -82,9 +86,5 @@ export const skills: WorldFeature = {
       }
       if (tick % SAVE_EVERY_TICKS === 0) void saveAll();
     });
-
-    installPrayer(world);
-    installSocial(world);
-    installAdminCommands(world);
   },
-};
+});

@@ -3,18 +3,20 @@
  * group), the drain on every tick (slowed by the worn prayer bonus), every prayer switched off at 0 points,
  * recharging at an altar (`player:action {action: "pray"}`) and on death. Points live in the skill book and are
  * written with its batches (`characters.prayer_points`); active prayers are never stored — all are off at login.
- * Combat reads the active prayers' effects (combat.ts, fighterOf).
+ * Combat reads the active prayers' effects (combat.ts, asFighter).
  */
 import { z } from 'zod';
 import { totalBonuses } from '../../../../src/game/equipment.ts';
+import { distanceToRect } from '../../../../src/game/geometry.ts';
 import { activatePrayer, deactivatePrayer, drainPrayer, restorePrayer } from '../../../../src/game/prayer.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
+import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { reachOrApproach, rectDistance, startActivity, stopActivity, walkedAway, type Activity } from './activity.ts';
-import { prayerState, skillsOf } from './skill-book.ts';
+import { reachOrApproach, startActivity, stopActivity, walkedAway, type Activity } from './activity.ts';
+import { prayerState, skillBooks } from './skill-book.ts';
 
 export const PrayerRequest = z.object({ prayerId: z.string().min(1).max(64) }).strict();
 
@@ -22,11 +24,11 @@ export const PrayerRequest = z.object({ prayerId: z.string().min(1).max(64) }).s
 export const ALTAR_SEARCH_TILES = 16;
 
 function sendPrayerState(player: OnlinePlayer): void {
-  player.client.send('prayer:state', prayerState(skillsOf(player)));
+  player.client.send('prayer:state', prayerState(skillBooks.of(player)));
 }
 
 function activate(world: WorldApi, player: OnlinePlayer, prayerId: string): void {
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   const result = activatePrayer(book.prayer, world.data.prayersById, prayerId, book.levels.prayer);
   if (!result.ok) throw new GameError(result.code, result.message);
   book.setPrayer(result.value.state);
@@ -35,7 +37,7 @@ function activate(world: WorldApi, player: OnlinePlayer, prayerId: string): void
 }
 
 function deactivate(player: OnlinePlayer, prayerId: string): void {
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   const result = deactivatePrayer(book.prayer, prayerId);
   if (!result.ok) throw new GameError(result.code, result.message);
   book.setPrayer(result.value);
@@ -45,7 +47,7 @@ function deactivate(player: OnlinePlayer, prayerId: string): void {
 
 /** One tick of drain for a player with active prayers; at 0 points all switch off. */
 function drain(world: WorldApi, player: OnlinePlayer): void {
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   const before = book.prayer;
   if (before.active.length === 0) return;
   const bonus = totalBonuses(player.containers.equipment, world.data.itemsById).prayer;
@@ -57,7 +59,7 @@ function drain(world: WorldApi, player: OnlinePlayer): void {
 
 /** Death switches every prayer off and refills the points, as the respawn restores health. */
 function onDeath(player: OnlinePlayer): void {
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   const active = [...book.prayer.active];
   book.setPrayer({ ...restorePrayer(book.prayer, book.levels.prayer), active: [] });
   if (active.length > 0) player.client.send('prayer:deactivated', { prayerIds: active, reason: 'DIED' });
@@ -82,8 +84,8 @@ function altarFor(world: WorldApi, player: OnlinePlayer, targetId: string | unde
     if (!altar) throw new GameError('NOT_AN_ALTAR', 'You can only recharge prayer at an altar');
     return altar;
   }
-  const nearest = altars.sort((a, b) => rectDistance(player.x, player.z, a.rect) - rectDistance(player.x, player.z, b.rect))[0];
-  if (!nearest || rectDistance(player.x, player.z, nearest.rect) > ALTAR_SEARCH_TILES) {
+  const nearest = altars.sort((a, b) => distanceToRect(player.x, player.z, a.rect) - distanceToRect(player.x, player.z, b.rect))[0];
+  if (!nearest || distanceToRect(player.x, player.z, nearest.rect) > ALTAR_SEARCH_TILES) {
     throw new GameError('NO_ALTAR_NEARBY', `There is no altar within ${ALTAR_SEARCH_TILES} tiles`);
   }
   return nearest;
@@ -106,21 +108,27 @@ export function prayStep(world: WorldApi, player: OnlinePlayer, activity: Activi
     if (error instanceof GameError) return stopActivity(world, player, error.code, error.message);
     throw error;
   }
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   book.setPrayer(restorePrayer(book.prayer, book.levels.prayer));
   player.client.send('prayer:recharged', { altarId: activity.targetId, points: book.prayer.points, maxPoints: book.levels.prayer });
   sendPrayerState(player);
   stopActivity(world, player, 'DONE');
 }
 
-/** Call after the skill book's join hook is registered: the state is sent once the book is loaded. */
-export function installPrayer(world: WorldApi): void {
-  world.onPlayerJoin((player) => sendPrayerState(player));
-  world.onPlayerDied((player) => onDeath(player));
-  world.handle('prayer:activate', PrayerRequest, (player, { prayerId }) => activate(world, player, prayerId));
-  world.handle('prayer:deactivate', PrayerRequest, (player, { prayerId }) => deactivate(player, prayerId));
-  world.handle('prayer:get', z.object({}).strict(), (player) => sendPrayerState(player));
-  world.onTick(() => {
-    for (const player of world.players()) drain(world, player);
-  });
-}
+/** Listed after the skills area: its join hook sends the state once the skill book is loaded. */
+export const prayer = defineArea({
+  name: 'prayer',
+  messages: {
+    'prayer:activate': on(PrayerRequest, ({ world, player }, { prayerId }) => activate(world, player, prayerId)),
+    'prayer:deactivate': on(PrayerRequest, ({ player }, { prayerId }) => deactivate(player, prayerId)),
+    'prayer:get': on(z.object({}).strict(), ({ player }) => sendPrayerState(player)),
+  },
+  sends: ['prayer:state', 'prayer:activated', 'prayer:deactivated', 'prayer:recharged'],
+  install(world) {
+    world.onPlayerJoin((player) => sendPrayerState(player));
+    world.onPlayerDied((player) => onDeath(player));
+    world.onTick(() => {
+      for (const player of world.players()) drain(world, player);
+    });
+  },
+});

@@ -4,11 +4,13 @@
  * batched saves. A level-up is written at once; other gains every SAVE_EVERY_TICKS ticks, on the auto-save and on
  * leaving.
  */
+import { loadSkillStats, writeSkillStats } from '../../../../src/db/skill-stats.ts';
+import { HEALTH_SCALE } from '../../../../src/game/constants.ts';
 import { prayerLevelChanged, type PrayerState } from '../../../../src/game/prayer.ts';
 import { SKILLS, addXp, combatLevel, levelForXp, type Levels, type Skill } from '../../../../src/game/skills.ts';
+import { PlayerSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { HITPOINTS_SCALE } from '../../world-entities.ts';
 
 /** Ticks between batched XP writes (levels are written on the level-up itself). */
 export const SAVE_EVERY_TICKS = 10;
@@ -42,14 +44,13 @@ export class SkillBook {
   }
 }
 
-const books = new WeakMap<OnlinePlayer, SkillBook>();
-const saving = new WeakMap<OnlinePlayer, Promise<void>>();
+/** The skill book of a player in the world: loaded on join (`loadSkills`); reading it before is a programming error. */
+export const skillBooks = new PlayerSlot<SkillBook>('skills', (player) => {
+  throw new Error(`no skills loaded for ${player.id}`);
+});
 
-export function skillsOf(player: OnlinePlayer): SkillBook {
-  const book = books.get(player);
-  if (!book) throw new Error(`no skills loaded for ${player.id}`);
-  return book;
-}
+/** The player's last skill write: the next one waits for it (writes are serialised per player). */
+export const skillSaves = new PlayerSlot<Promise<void>>('skill-saves', () => Promise.resolve());
 
 export function combatLevelOf(book: SkillBook): number {
   return combatLevel(book.levels);
@@ -57,19 +58,15 @@ export function combatLevelOf(book: SkillBook): number {
 
 /** Loads a joining player's experience and levels (a level column above its XP's level is kept: set by hand). */
 export async function loadSkills(world: WorldApi, player: OnlinePlayer): Promise<SkillBook> {
-  const columns = SKILLS.flatMap((s) => [`${s}_xp`, `${s}_level`]).join(', ');
-  const [row] = await world.context().db.em.fork().execute<Array<Record<string, number | null>>>(`select ${columns}, health, prayer_points from characters where id = ?`, [player.id]);
-  const xp = {} as Record<Skill, number>;
+  const stored = await loadSkillStats(world.context().db, player.id);
+  const xp = stored.xp;
   const levels = {} as Record<Skill, number>;
-  for (const skill of SKILLS) {
-    xp[skill] = Number(row[`${skill}_xp`]);
-    levels[skill] = Math.max(Number(row[`${skill}_level`]), levelForXp(xp[skill]));
-  }
+  for (const skill of SKILLS) levels[skill] = Math.max(stored.levels[skill], levelForXp(xp[skill]));
   // null (never written) is full; points above the level (it was set lower by hand) are cut to it.
-  const prayerPoints = row.prayer_points === null ? levels.prayer : Math.min(Number(row.prayer_points), levels.prayer);
+  const prayerPoints = stored.prayerPoints === null ? levels.prayer : Math.min(stored.prayerPoints, levels.prayer);
   const book = new SkillBook(xp, levels, prayerPoints);
-  books.set(player, book);
-  player.state.maxHealth = levels.constitution * HITPOINTS_SCALE;
+  skillBooks.set(player, book);
+  player.state.maxHealth = levels.constitution * HEALTH_SCALE;
   player.state.health = Math.min(player.state.health, player.state.maxHealth);
   player.state.combatLevel = combatLevelOf(book);
   return book;
@@ -91,7 +88,7 @@ export function prayerState(book: SkillBook): Record<string, unknown> {
 /** Adds experience: `skill:xp` always, `skill:levelUp` and a prompt save on a new level, combat level kept current. */
 export function grantXp(world: WorldApi, player: OnlinePlayer, skill: Skill, amount: number): void {
   if (!(amount > 0)) return;
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   book.xp[skill] = addXp(book.xp[skill], amount);
   const level = Math.max(book.levels[skill], levelForXp(Math.floor(book.xp[skill])));
   const levelledUp = level > book.levels[skill];
@@ -107,10 +104,10 @@ export function grantXp(world: WorldApi, player: OnlinePlayer, skill: Skill, amo
 
 /** Keeps combat level and (for constitution) maximum health in step with a changed level. */
 export function afterLevelChange(world: WorldApi, player: OnlinePlayer, skill: Skill, gainedLevels: number): void {
-  const book = skillsOf(player);
+  const book = skillBooks.of(player);
   if (skill === 'constitution') {
-    player.state.maxHealth = book.levels.constitution * HITPOINTS_SCALE;
-    player.state.health = Math.max(0, Math.min(player.state.maxHealth, player.state.health + gainedLevels * HITPOINTS_SCALE));
+    player.state.maxHealth = book.levels.constitution * HEALTH_SCALE;
+    player.state.health = Math.max(0, Math.min(player.state.maxHealth, player.state.health + gainedLevels * HEALTH_SCALE));
     book.healthDirty = true;
   }
   if (skill === 'prayer') {
@@ -127,16 +124,16 @@ export function afterLevelChange(world: WorldApi, player: OnlinePlayer, skill: S
 
 /** Writes what changed for one player (serialised per player). `force` writes every skill (after /setlevel). */
 export function saveSkills(world: WorldApi, player: OnlinePlayer, force = false): Promise<void> {
-  const previous = saving.get(player) ?? Promise.resolve();
+  const previous = skillSaves.of(player);
   const next = previous.then(() => writeSkills(world, player, force)).catch((error) => {
     world.context().logger.error({ err: error, characterId: player.id }, 'saving skills failed');
   });
-  saving.set(player, next);
+  skillSaves.set(player, next);
   return next;
 }
 
 async function writeSkills(world: WorldApi, player: OnlinePlayer, force: boolean): Promise<void> {
-  const book = books.get(player);
+  const book = skillBooks.peek(player);
   if (!book) return;
   const skills = force ? [...SKILLS] : [...book.dirty];
   if (skills.length === 0 && !book.healthDirty && !book.prayerDirty) return;
@@ -145,24 +142,17 @@ async function writeSkills(world: WorldApi, player: OnlinePlayer, force: boolean
   book.healthDirty = false;
   const prayer = book.prayerDirty;
   book.prayerDirty = false;
-  // Without `force`, greatest() keeps experience another writer (burying bones) added in the meantime.
-  const sets = skills.flatMap((s) => force
-    ? [`${s}_xp = ?`, `${s}_level = ?`]
-    : [`${s}_xp = greatest(${s}_xp, ?)`, `${s}_level = greatest(${s}_level, ?)`]);
-  const params: Array<number | string> = skills.flatMap((s) => [Math.floor(book.xp[s]), book.levels[s]]);
-  sets.push('combat_level = ?');
-  params.push(combatLevelOf(book));
-  if (health) {
-    sets.push('health = ?');
-    params.push(player.state.health);
-  }
-  if (prayer) {
-    sets.push('prayer_points = ?');
-    params.push(book.prayer.points);
-  }
-  await world.context().db.em.fork().execute(`update characters set ${sets.join(', ')} where id = ?`, [...params, player.id]);
+  // Without `force`, the store keeps experience another writer (burying bones) added in the meantime.
+  await writeSkillStats(world.context().db, player.id, {
+    skills: skills.map((skill) => ({ skill, xp: Math.floor(book.xp[skill]), level: book.levels[skill] })),
+    force,
+    combatLevel: combatLevelOf(book),
+    ...(health ? { health: player.state.health } : {}),
+    ...(prayer ? { prayerPoints: book.prayer.points } : {}),
+  });
 }
 
+/** Drops the player's book when it leaves (a later save finds nothing to write). */
 export function forgetSkills(player: OnlinePlayer): void {
-  books.delete(player);
+  skillBooks.clear(player);
 }

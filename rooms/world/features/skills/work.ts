@@ -4,7 +4,6 @@
  * database, the pure rule of src/game, diff written, committed, then memory); experience follows the commit.
  */
 import { randomUUID } from 'node:crypto';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { burnOut, lightFire, processRecipe, stationAccepts, type Fire, type WorkPlace } from '../../../../src/game/processing.ts';
 import { gatherTick, gatherableActions, gatherChance, type GatheringContext } from '../../../../src/game/gathering.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
@@ -20,11 +19,14 @@ import type { TrackedEntity } from '../../interest.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { ResourceEntity } from '../../world-entities.ts';
+import { insertGroundItems } from '../../../../src/db/ground-items.ts';
 import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
-import { economyOf } from '../economy/index.ts';
-import { insertGroundItems } from '../economy/state.ts';
-import { activityOf, random, reachOrApproach, rectDistance, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
-import { grantXp, skillsOf } from './skill-book.ts';
+import { transaction } from '../../../../src/db/transaction.ts';
+import { distanceToRect } from '../../../../src/game/geometry.ts';
+import { worldEconomy } from '../economy/state.ts';
+import { defineArea, WorldSlot } from '../../area.ts';
+import { activities, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
+import { grantXp, skillBooks } from './skill-book.ts';
 import { TICK_MS } from '../../../../src/game/ticks.ts';
 
 /** A lit fire: cooking spot, burns out into its recipe's remains (ashes) on the ground. */
@@ -111,10 +113,10 @@ export class WorkWorld {
   private async burnOut(entity: FireEntity): Promise<void> {
     if (!this.fires.delete(entity.id)) return;
     this.world.removeEntity(entity);
-    const economy = economyOf(this.world);
+    const economy = worldEconomy.of(this.world);
     const remains = burnOut(entity.fire, this.world.data.itemsById, () => randomUUID(), economy.groundTimings());
     try {
-      await this.world.context().db.em.fork().transactional((tx) => insertGroundItems(tx as SqlEntityManager, remains));
+      await transaction(this.world.context().db, (tx) => insertGroundItems(tx, remains));
       economy.placeGround(remains);
     } catch (error) {
       this.world.context().logger.error({ err: error }, 'placing the remains of a fire failed');
@@ -122,13 +124,21 @@ export class WorkWorld {
   }
 }
 
-const works = new WeakMap<WorldApi, WorkWorld>();
+/** The world's resource nodes and fires. */
+export const workWorlds = new WorldSlot('work', (world) => new WorkWorld(world));
 
-export function workOf(world: WorldApi): WorkWorld {
-  let work = works.get(world);
-  if (!work) works.set(world, (work = new WorkWorld(world)));
-  return work;
-}
+/**
+ * Resource nodes coming back and fires burning out, on the tick. The actions themselves (gathering, processing)
+ * come through the skills area's `player:action`; this module runs their steps.
+ */
+export const resources = defineArea({
+  name: 'resources',
+  messages: {},
+  sends: [],
+  install(world) {
+    world.onTick(() => workWorlds.of(world).tick());
+  },
+});
 
 function ruleRefusal(code: string, message: string): never {
   throw new ItemTransactionRefused(code, message);
@@ -137,14 +147,14 @@ function ruleRefusal(code: string, message: string): never {
 // ── Gathering ────────────────────────────────────────────────────────────────────────────────────────
 
 function gatheringContext(world: WorldApi, player: OnlinePlayer, node: ResourceEntity, containers = player.containers): GatheringContext {
-  const work = workOf(world);
+  const work = workWorlds.of(world);
   const resource = world.data.resourcesById.get(node.state.resourceId)!;
   const skill = resource.skill as keyof typeof world.data.gathering;
   return {
     node: { resourceId: resource.id, depletedUntil: work.depletedUntil.get(node.id) ?? null },
     resource,
     actions: world.data.gathering[skill] ?? [],
-    level: skillsOf(player).levels[resource.skill as Skill],
+    level: skillBooks.of(player).levels[resource.skill as Skill],
     inventory: containers.inventory,
     equipment: containers.equipment,
     items: world.data.itemsById,
@@ -154,7 +164,7 @@ function gatheringContext(world: WorldApi, player: OnlinePlayer, node: ResourceE
 }
 
 export function startGathering(world: WorldApi, player: OnlinePlayer, targetId: string): void {
-  const node = workOf(world).resource(targetId);
+  const node = workWorlds.of(world).resource(targetId);
   if (!node) throw new GameError('NOT_FOUND', 'There is no such resource');
   const checked = gatherableActions(gatheringContext(world, player, node));
   if (!checked.ok) throw new GameError(checked.code, checked.message);
@@ -164,7 +174,7 @@ export function startGathering(world: WorldApi, player: OnlinePlayer, targetId: 
 }
 
 function gatherStep(world: WorldApi, player: OnlinePlayer, activity: Activity): void {
-  const work = workOf(world);
+  const work = workWorlds.of(world);
   const node = work.resource(activity.targetId!)!;
   if (!reachOrApproach(world, player, activity, tileRect(node.x, node.z))) return;
   const resource = world.data.resourcesById.get(node.state.resourceId)!;
@@ -175,7 +185,7 @@ function gatherStep(world: WorldApi, player: OnlinePlayer, activity: Activity): 
     world.markChanged(player);
   }
   // The roll happens here; only a success opens a transaction, which re-runs the rule on the locked inventory.
-  const level = skillsOf(player).levels[resource.skill as Skill];
+  const level = skillBooks.of(player).levels[resource.skill as Skill];
   const chosen = candidates.value.find(({ action, tool }) => random() < gatherChance(action, level, tool));
   if (!chosen) return;
   const depleteRoll = random();
@@ -208,7 +218,7 @@ function gatherStep(world: WorldApi, player: OnlinePlayer, activity: Activity): 
 /** Everyone working a node that just depleted stops. */
 function stopGatheringAt(world: WorldApi, nodeId: string): void {
   for (const player of world.players()) {
-    const activity = activityOf(player);
+    const activity = activities.peek(player);
     if (activity?.kind === 'gather' && activity.targetId === nodeId) stopActivity(world, player, 'NODE_DEPLETED');
   }
 }
@@ -231,7 +241,7 @@ interface Place {
 /** Where the recipe can be made: the given target (a fire id or `station-<n>`), else the nearest suitable place. */
 function workPlace(world: WorldApi, player: OnlinePlayer, recipe: Recipe, skill: RecipeSkill, targetId: string | undefined): Place {
   if (skill === 'firemaking' || recipe.station === null) return { at: null, rect: null };
-  const work = workOf(world);
+  const work = workWorlds.of(world);
   const places: Array<{ id: string; at: WorkPlace; rect: TileRect }> = [];
   for (const fire of work.fires.values()) places.push({ id: fire.id, at: 'fire', rect: tileRect(fire.x, fire.z) });
   world.data.spawns.stations.forEach((spawn, index) => {
@@ -245,8 +255,8 @@ function workPlace(world: WorldApi, player: OnlinePlayer, recipe: Recipe, skill:
     return place;
   }
   const suitable = places.filter((p) => stationAccepts(recipe, skill, p.at))
-    .sort((a, b) => rectDistance(player.x, player.z, a.rect) - rectDistance(player.x, player.z, b.rect));
-  if (suitable.length === 0 || rectDistance(player.x, player.z, suitable[0].rect) > 16) {
+    .sort((a, b) => distanceToRect(player.x, player.z, a.rect) - distanceToRect(player.x, player.z, b.rect));
+  if (suitable.length === 0 || distanceToRect(player.x, player.z, suitable[0].rect) > 16) {
     throw new GameError('WRONG_STATION', `this has to be made at a ${recipe.station}${skill === 'cooking' ? ' or a fire' : ''}`);
   }
   return suitable[0];
@@ -257,10 +267,10 @@ export function startProcessing(world: WorldApi, player: OnlinePlayer, recipeId:
   if (!found) throw new GameError('UNKNOWN_RECIPE', `No recipe '${recipeId}'`);
   const { recipe, skill } = found;
   const place = workPlace(world, player, recipe, skill, targetId);
-  const level = skillsOf(player).levels[skill];
+  const level = skillBooks.of(player).levels[skill];
   const ctx = { skill, level, inventory: player.containers.inventory, items: world.data.itemsById, at: place.rect ? place.at : null };
   const checked = skill === 'firemaking'
-    ? lightFire(recipe, { ...ctx, x: player.x, z: player.z, isBlocked: () => false, hasFire: (x, z) => workOf(world).fireAt(x, z) !== undefined, now: Date.now() }, () => 1)
+    ? lightFire(recipe, { ...ctx, x: player.x, z: player.z, isBlocked: () => false, hasFire: (x, z) => workWorlds.of(world).fireAt(x, z) !== undefined, now: Date.now() }, () => 1)
     : processRecipe(recipe, { ...ctx, at: place.at }, () => 1);
   if (!checked.ok) throw new GameError(checked.code, checked.message);
   const activity = startActivity(player, {
@@ -286,8 +296,8 @@ function processStep(world: WorldApi, player: OnlinePlayer, activity: Activity):
     player.state.action = skill;
     world.markChanged(player);
   }
-  const level = skillsOf(player).levels[skill];
-  const work = workOf(world);
+  const level = skillBooks.of(player).levels[skill];
+  const work = workWorlds.of(world);
   const rolls = [random()];
   activity.busy = true;
   void moveItems<MadeOnce>(world, [player.id], async (_tx, loaded) => {

@@ -1,0 +1,60 @@
+/**
+ * The skill columns of a character (`<skill>_xp`, `<skill>_level`, `combat_level`) and, saved in the same
+ * statement with them, the world's batched `health` and `prayer_points`. The world keeps experience fractional in
+ * memory and writes its floor.
+ */
+import type { Database } from './database.ts';
+import { SKILLS, type Skill } from '../game/skills.ts';
+
+export interface SkillStatsRecord {
+  readonly xp: Record<Skill, number>;
+  /** The level columns as stored (may be above the XP's level: set by hand). */
+  readonly levels: Record<Skill, number>;
+  /** null: never written. */
+  readonly prayerPoints: number | null;
+}
+
+/** A character's experience, stored levels and prayer points. */
+export async function loadSkillStats(db: Database, characterId: string): Promise<SkillStatsRecord> {
+  const columns = SKILLS.flatMap((s) => [`${s}_xp`, `${s}_level`]).join(', ');
+  const [row] = await db.em.fork().execute<Array<Record<string, number | null>>>(`select ${columns}, health, prayer_points from characters where id = ?`, [characterId]);
+  const xp = {} as Record<Skill, number>;
+  const levels = {} as Record<Skill, number>;
+  for (const skill of SKILLS) {
+    xp[skill] = Number(row[`${skill}_xp`]);
+    levels[skill] = Number(row[`${skill}_level`]);
+  }
+  return { xp, levels, prayerPoints: row.prayer_points === null ? null : Number(row.prayer_points) };
+}
+
+export interface SkillStatsWrite {
+  /** The skills to write, with their experience (whole) and level. */
+  readonly skills: ReadonlyArray<{ readonly skill: Skill; readonly xp: number; readonly level: number }>;
+  /**
+   * Overwrite the columns (after an admin /setlevel); otherwise greatest() keeps experience another writer (burying
+   * bones) added in the meantime.
+   */
+  readonly force: boolean;
+  readonly combatLevel: number;
+  readonly health?: number;
+  readonly prayerPoints?: number;
+}
+
+/** Writes the given skills, the combat level and (when given) health and prayer points in one statement. */
+export async function writeSkillStats(db: Database, characterId: string, write: SkillStatsWrite): Promise<void> {
+  const sets = write.skills.flatMap(({ skill: s }) => write.force
+    ? [`${s}_xp = ?`, `${s}_level = ?`]
+    : [`${s}_xp = greatest(${s}_xp, ?)`, `${s}_level = greatest(${s}_level, ?)`]);
+  const params: Array<number | string> = write.skills.flatMap((s) => [s.xp, s.level]);
+  sets.push('combat_level = ?');
+  params.push(write.combatLevel);
+  if (write.health !== undefined) {
+    sets.push('health = ?');
+    params.push(write.health);
+  }
+  if (write.prayerPoints !== undefined) {
+    sets.push('prayer_points = ?');
+    params.push(write.prayerPoints);
+  }
+  await db.em.fork().execute(`update characters set ${sets.join(', ')} where id = ?`, [...params, characterId]);
+}
