@@ -5,6 +5,7 @@
  * SDK clients as room messages and /ws clients as JSON events. Disposed when the trade completes or is cancelled.
  */
 import { CloseCode, ServerError, type AuthContext, type Client } from '@colyseus/core';
+import type { z } from 'zod';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext } from '../src/context.ts';
@@ -12,9 +13,11 @@ import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
 import { TradeItemState, TradeSideState, TradeState } from '../schema/trade-state.ts';
 import { GameError } from '../src/game/refusal.ts';
 import { GameRoom } from './game-room.ts';
-import { TRADE_ACTIONS, toAction, type TradeActionEvent } from './trade/protocol.ts';
+import { TRADE_ROOM_MESSAGES } from './trade/messages.ts';
 import { accountIsTrading, claimSession } from './trade/registry.ts';
 import type { TradeRoomPort, TradeSession } from './trade/trade-session.ts';
+import type { HandlerContext, MessageEntry } from './world/area.ts';
+import type { OnlinePlayer } from './world/online-player.ts';
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 
@@ -25,7 +28,8 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
   protected override errorEvent = 'tradeError';
   /** Unset only in a room whose creation was refused. */
   private session: TradeSession | undefined;
-  private readonly playerBySession = new Map<string, string>();
+  /** The participant behind each connection (by Colyseus session id). */
+  private readonly playerBySession = new Map<string, OnlinePlayer>();
 
   /** Only an account taking part in an open trade may join a trade room (onJoin then checks this very trade). */
   static override async onAuth(_token: string, _options: unknown, context: AdapterAuthContext): Promise<Identity> {
@@ -40,15 +44,20 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
     this.session = session;
     this.state = new TradeState();
     void this.setPrivate(true);
-    for (const type of Object.keys(TRADE_ACTIONS) as TradeActionEvent[]) {
-      this.registerHandler(type, TRADE_ACTIONS[type], async (client, data) => {
-        const playerId = this.playerBySession.get(client.sessionId);
-        if (!playerId) throw new GameError('NOT_PARTICIPANT', 'You are not a participant of this trade');
-        if (data.tradeId !== session.id) throw new GameError('NOT_PARTICIPANT', 'You are not a participant of that trade', { tradeId: data.tradeId });
-        await session.act(playerId, toAction(type, data as Record<string, unknown>));
-      });
+    // The world's entries for the trade actions, run for this room's participants and this room's trade only.
+    for (const [type, entry] of Object.entries(TRADE_ROOM_MESSAGES) as Array<[string, MessageEntry<z.ZodType<{ tradeId: string }>>]>) {
+      this.registerHandler(type, entry.schema, (client, data) => entry.handle(this.participant(session, client, data.tradeId), data), entry.refusal);
     }
     session.attachRoom(this);
+  }
+
+  /** The handler context of a connection acting on this room's trade (NOT_PARTICIPANT, TRADE_NOT_FOUND otherwise). */
+  private participant(session: TradeSession, client: Client, tradeId: string): HandlerContext {
+    const player = this.playerBySession.get(client.sessionId);
+    if (!player) throw new GameError('NOT_PARTICIPANT', 'You are not a participant of this trade');
+    if (tradeId !== session.id) throw new GameError('NOT_PARTICIPANT', 'You are not a participant of that trade', { tradeId });
+    if (session.ended) throw new GameError('TRADE_NOT_FOUND', 'This trade has ended', { tradeId: session.id });
+    return { world: session.world, player, client };
   }
 
   override onJoin(client: Client, _options: unknown, identity: Identity): void {
@@ -56,7 +65,7 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
     try {
       if (!this.session) throw new GameError('TRADE_NOT_FOUND', 'This trade has ended');
       const player = this.session.bindClient(identity.accountId, client);
-      this.playerBySession.set(client.sessionId, player.id);
+      this.playerBySession.set(client.sessionId, player);
     } catch (error) {
       if (error instanceof GameError) throw new ServerError(403, `${error.code}: ${error.message}`);
       throw error;
@@ -64,11 +73,11 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
   }
 
   override onLeave(client: Client, code?: number): void {
-    const playerId = this.playerBySession.get(client.sessionId);
-    if (!playerId) return;
+    const player = this.playerBySession.get(client.sessionId);
+    if (!player) return;
     this.playerBySession.delete(client.sessionId);
     const reason = code === CloseCode.CONSENTED ? 'cancelled' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected';
-    this.session?.clientLeft(playerId, reason);
+    this.session?.clientLeft(player.id, reason);
   }
 
   override onBeforeShutdown(): void {

@@ -26,6 +26,12 @@ interface Registration {
   refusal: string | undefined;
 }
 
+/** A `tradeError` refusal of a malformed payload names the trade the client sent, when it sent one (docs/trading.md). */
+function sentTradeId(refusal: string | undefined, data: unknown): { tradeId: string } | undefined {
+  const tradeId = refusal === 'tradeError' ? (data as { tradeId?: unknown } | null | undefined)?.tradeId : undefined;
+  return typeof tradeId === 'string' ? { tradeId: tradeId.slice(0, 64) } : undefined;
+}
+
 export interface ErrorEvent {
   code: string;
   message: string;
@@ -109,7 +115,7 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`), type, registration.refusal);
+      this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`, sentTradeId(registration.refusal, data)), type, registration.refusal);
       return;
     }
     try {

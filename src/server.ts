@@ -9,7 +9,7 @@ import { Server, createRouter, matchMaker } from '@colyseus/core';
 import express, { Router } from 'express';
 import { codedError } from '../rooms/game-error.ts';
 import { TradeRoom } from '../rooms/TradeRoom.ts';
-import { createAdminTradesRouter } from '../rooms/trade/admin-trades.ts';
+import { createAdminTradesRouter } from './http/routes/admin-trades.ts';
 import { WorldRoom } from '../rooms/WorldRoom.ts';
 import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';

@@ -6,13 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { matchMaker, type Client } from '@colyseus/core';
+import { writeTradeAudit } from '../../src/db/trade-audit.ts';
+import { chebyshev } from '../../src/game/geometry.ts';
 import type { Logger } from '../../src/logger.ts';
 import { GameError } from '../../src/game/refusal.ts';
+import { CANCEL_MESSAGES, TRADE_DISTANCE, type CancelReason } from '../../src/game/trade-flow.ts';
+import { WorldSlot } from '../world/area.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { LeaveReason, WorldApi } from '../world/world-api.ts';
-import { logTradeStep, writeTradeAudit } from './audit.ts';
+import { logTradeStep } from './audit.ts';
 import { registerSession, unregisterSession } from './registry.ts';
-import { CANCEL_MESSAGES, TradeSession, chebyshev, type CancelReason, type TradeAction, type TradeSettings } from './trade-session.ts';
+import { TradeSession, type TradeAction, type TradeSettings } from './trade-session.ts';
 
 export const TRADE_ROOM = 'trade';
 
@@ -215,7 +219,7 @@ export class TradeService {
     logTradeStep(this.logger, 'cancel', { tradeId: request.id, reason, fromId: request.fromId, toId: request.toId });
     this.world.context().metrics.tradeEnded('cancelled', reason);
     for (const player of notify) player?.client.send('tradeCancelled', { tradeId: request.id, reason, message: CANCEL_MESSAGES[reason] });
-    void writeTradeAudit(this.world.context().db.em.fork(), {
+    void writeTradeAudit(this.world.context().db, {
       id: request.id, initiatorId: request.fromId, partnerId: request.toId, status: 'cancelled', reason,
       initiatorItems: [], partnerItems: [], startedAt: request.createdAt,
     }).catch((error) => this.logger.error({ err: error, tradeId: request.id }, 'could not write the trade audit row'));
@@ -226,3 +230,14 @@ export class TradeService {
     for (const [key, at] of this.lastRequestAt) if (now - at >= this.settings.requestCooldownMs) this.lastRequestAt.delete(key);
   }
 }
+
+/** The trades of a world (its requests, cooldowns and open sessions), made from the config on first use. */
+export const tradeServices = new WorldSlot<TradeService>('trade', (world) => {
+  const config = world.context().config;
+  return new TradeService(world, {
+    maxDistance: TRADE_DISTANCE,
+    requestTimeoutMs: config.tradeRequestTimeoutMs,
+    requestCooldownMs: config.tradeRequestCooldownMs,
+    idleTimeoutMs: config.tradeIdleTimeoutMs,
+  }, world.context().logger.child({ component: 'trade' }));
+});

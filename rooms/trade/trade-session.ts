@@ -1,8 +1,9 @@
 /**
- * One open trade between two players: the two-screen state machine, its timers, the swap and its one terminal
- * event per player. Every entry point runs its checks and its state change synchronously (so two messages can
- * never interleave inside one step); the only asynchronous step is the swap, entered through the synchronous
- * `completing` state so further accepts are ignored while it runs.
+ * One open trade between two players: it runs the two-screen flow (the pure state function
+ * src/game/trade-flow.ts) and carries out its effects — the events, the idle timer, the swap and the one
+ * terminal event per player. Every entry point runs its checks and its state change synchronously (so two
+ * messages can never interleave inside one step); the only asynchronous step is the swap, entered through the
+ * synchronous `completing` state so further accepts are ignored while it runs.
  *
  * Events go to the player's trade-room connection when it has one, otherwise to its world connection (the /ws
  * adapter carries both on one socket, so a JSON player receives each event once either way).
@@ -11,33 +12,19 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@colyseus/core';
 import type { Containers, ItemWork } from '../../src/db/item-transaction.ts';
 import { runItemTransaction } from '../../src/db/item-transaction.ts';
+import { tradeAuditStatement, writeTradeAudit } from '../../src/db/trade-audit.ts';
+import { chebyshev } from '../../src/game/geometry.ts';
 import type { ItemDefinitions } from '../../src/game/items.ts';
 import type { Logger } from '../../src/logger.ts';
 import { GameError } from '../../src/game/refusal.ts';
+import { mergeReceived, offerValue, reconcileOffer, swapOffers, type OfferRemoval, type SwapResult } from '../../src/game/trade.ts';
+import {
+  CANCEL_MESSAGES, openTradeFlow, tradeEnded, tradeStep,
+  type CancelReason, type TradeFlow, type TradeFlowAction, type TradeFlowEffect, type TradeScreen, type TradeSide,
+} from '../../src/game/trade-flow.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { WorldApi } from '../world/world-api.ts';
-import { logTradeStep, tradeAuditStatement, writeTradeAudit } from './audit.ts';
-import {
-  addToOffer, mergeReceived, offerValue, reconcileOffer, removeFromOffer, swapOffers,
-  type Offer, type OfferRemoval, type SwapResult,
-} from '../../src/game/trade.ts';
-
-export type TradeScreen = 'offer' | 'confirm' | 'completing' | 'completed' | 'cancelled';
-
-export type CancelReason =
-  | 'cancelled' | 'declined' | 'request_expired' | 'disconnected' | 'player_died' | 'server_shutdown'
-  | 'idle_timeout' | 'error';
-
-export const CANCEL_MESSAGES: Record<CancelReason, string> = {
-  cancelled: 'The trade was cancelled',
-  declined: 'The trade request was declined',
-  request_expired: 'The trade request expired',
-  disconnected: 'A player disconnected',
-  player_died: 'A player died',
-  server_shutdown: 'The server is shutting down',
-  idle_timeout: 'The trade was idle for too long',
-  error: 'The trade could not be opened',
-};
+import { logTradeStep } from './audit.ts';
 
 export interface TradeSettings {
   /** Chebyshev distance in tiles allowed at request, acceptance and each accept. */
@@ -59,9 +46,8 @@ export interface TradeRoomPort {
 }
 
 interface Side {
+  readonly key: TradeSide;
   readonly player: OnlinePlayer;
-  offer: Offer;
-  accepted: boolean;
   /** The player's connection to the TradeRoom once joined. */
   client: Client | undefined;
 }
@@ -74,25 +60,23 @@ export interface OfferView {
 
 type SwapOutcome = { ok: true; swap: SwapResult } | { ok: false; code: string; message: string; side: 'a' | 'b' };
 
-export function chebyshev(a: { x: number; z: number }, b: { x: number; z: number }): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
-}
+type Ending = Extract<TradeFlowEffect, { type: 'completed' | 'cancelled' }>;
 
 export class TradeSession {
   readonly id: string;
   /** Known only to the server: proves a TradeRoom is being created for this session by the server. */
   readonly roomKey = randomBytes(24).toString('base64url');
   readonly startedAt = new Date();
-  screen: TradeScreen = 'offer';
   readonly initiator: Side;
   readonly partner: Side;
-  private readonly world: WorldApi;
+  /** The world both players are in. */
+  readonly world: WorldApi;
+  private flow: TradeFlow = openTradeFlow();
   private readonly settings: TradeSettings;
   private readonly logger: Logger;
   private readonly onEnd: (session: TradeSession) => void;
   private room: TradeRoomPort | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  private pendingCancel: CancelReason | undefined;
   private swapping: Promise<void> | undefined;
   private readonly pendingWrites = new Set<Promise<unknown>>();
 
@@ -105,12 +89,16 @@ export class TradeSession {
     this.settings = options.settings;
     this.logger = options.logger;
     this.onEnd = options.onEnd;
-    this.initiator = { player: options.initiator, offer: [], accepted: false, client: undefined };
-    this.partner = { player: options.partner, offer: [], accepted: false, client: undefined };
+    this.initiator = { key: 'initiator', player: options.initiator, client: undefined };
+    this.partner = { key: 'partner', player: options.partner, client: undefined };
+  }
+
+  get screen(): TradeScreen {
+    return this.flow.screen;
   }
 
   get ended(): boolean {
-    return this.screen === 'completed' || this.screen === 'cancelled';
+    return tradeEnded(this.flow);
   }
 
   get roomId(): string | undefined {
@@ -133,6 +121,10 @@ export class TradeSession {
     if (this.initiator.player.id === characterId) return this.initiator;
     if (this.partner.player.id === characterId) return this.partner;
     throw new GameError('NOT_PARTICIPANT', 'You are not a participant of this trade', { tradeId: this.id });
+  }
+
+  private side(key: TradeSide): Side {
+    return key === 'initiator' ? this.initiator : this.partner;
   }
 
   private other(side: Side): Side {
@@ -186,91 +178,74 @@ export class TradeSession {
   /** Runs a participant's action; throws a GameError (tradeError to the actor) when refused. */
   async act(characterId: string, action: TradeAction): Promise<void> {
     const side = this.sideOf(characterId);
-    if (this.ended) throw new GameError('TRADE_NOT_FOUND', 'This trade has ended', { tradeId: this.id });
     switch (action.type) {
-      case 'add': return this.add(side, action.inventorySlot, action.quantity);
-      case 'remove': return this.remove(side, action.tradeSlot, action.quantity);
-      case 'accept': return this.accept(side);
-      case 'cancel':
-        if (this.screen === 'completing') throw new GameError('TRADE_COMPLETING', 'The items are being exchanged', { tradeId: this.id });
-        this.cancel('cancelled', characterId);
-        return;
+      case 'add': return this.run({
+        type: 'add', side: side.key, inventory: side.player.containers.inventory, items: this.items,
+        inventorySlot: action.inventorySlot, quantity: action.quantity,
+      });
+      case 'remove': return this.run({ type: 'remove', side: side.key, tradeSlot: action.tradeSlot, quantity: action.quantity });
+      case 'accept': return this.run({
+        type: 'accept', side: side.key, distance: chebyshev(this.initiator.player, this.partner.player), maxDistance: this.settings.maxDistance,
+      });
+      case 'cancel': return this.run({ type: 'cancel', side: side.key });
     }
   }
 
-  private add(side: Side, inventorySlot: unknown, quantity: unknown): void {
-    this.assertEditable();
-    const result = addToOffer(side.offer, side.player.containers.inventory, this.items, inventorySlot, quantity);
-    if (!result.ok) throw new GameError(result.code, result.message, { tradeId: this.id });
-    side.offer = result.value;
-    logTradeStep(this.logger, 'add', { tradeId: this.id, playerId: side.player.id, inventorySlot, quantity });
-    this.offerChanged(side, []);
-  }
-
-  private remove(side: Side, tradeSlot: unknown, quantity: unknown): void {
-    this.assertEditable();
-    const result = removeFromOffer(side.offer, tradeSlot, quantity);
-    if (!result.ok) throw new GameError(result.code, result.message, { tradeId: this.id });
-    side.offer = result.value.offer;
-    logTradeStep(this.logger, 'remove', { tradeId: this.id, playerId: side.player.id, ...result.value.removal });
-    this.offerChanged(side, [result.value.removal]);
-  }
-
-  private assertEditable(): void {
-    if (this.screen === 'completing') throw new GameError('TRADE_COMPLETING', 'The items are being exchanged', { tradeId: this.id });
-  }
-
-  /** Any offer change: both accepts reset, screen 2 returns to screen 1, both players see the offers. */
-  private offerChanged(actor: Side, removals: OfferRemoval[]): void {
-    this.screen = 'offer';
-    this.initiator.accepted = false;
-    this.partner.accepted = false;
-    this.touch();
-    this.render();
-    for (const side of this.sides()) this.sendUpdate(side, side === actor ? [] : removals);
-  }
-
-  private accept(side: Side): Promise<void> | void {
-    if (this.screen === 'completing') return; // the swap is running: further accepts are ignored
-    this.assertClose();
-    this.touch();
-    if (side.accepted) return;
-    side.accepted = true;
-    logTradeStep(this.logger, 'accept', { tradeId: this.id, playerId: side.player.id, screen: this.screen });
-    if (!this.other(side).accepted) {
-      this.render();
-      for (const s of this.sides()) this.sendUpdate(s, []);
-      return;
-    }
-    if (this.screen === 'offer') {
-      this.screen = 'confirm';
-      this.initiator.accepted = false;
-      this.partner.accepted = false;
-      logTradeStep(this.logger, 'confirm', { tradeId: this.id });
-      this.render();
-      for (const s of this.sides()) {
-        const mine = this.offerView(s);
-        const theirs = this.offerView(this.other(s));
-        this.sendTo(s, 'tradeConfirmScreen', {
-          tradeId: this.id, myOffer: mine, theirOffer: theirs,
-          values: { myValue: mine.value, theirValue: theirs.value, difference: theirs.value - mine.value },
-        });
+  /**
+   * One step of the flow, synchronously: the new state, then its effects in order. Resolves with the swap when
+   * the step started it (the actor's next event waits for the exchange).
+   */
+  private run(action: TradeFlowAction): Promise<void> | undefined {
+    const step = tradeStep(this.flow, action);
+    if (!step.ok) throw new GameError(step.code, step.message, { tradeId: this.id });
+    this.flow = step.value.flow;
+    let swap: Promise<void> | undefined;
+    for (const effect of step.value.effects) {
+      switch (effect.type) {
+        case 'activity':
+          this.touch();
+          break;
+        case 'added':
+          if (action.type === 'add') {
+            logTradeStep(this.logger, 'add', { tradeId: this.id, playerId: this.side(effect.side).player.id, inventorySlot: action.inventorySlot, quantity: action.quantity });
+          }
+          break;
+        case 'removed':
+          logTradeStep(this.logger, 'remove', { tradeId: this.id, playerId: this.side(effect.side).player.id, ...effect.removal });
+          break;
+        case 'accepted':
+          logTradeStep(this.logger, 'accept', { tradeId: this.id, playerId: this.side(effect.side).player.id, screen: effect.screen });
+          break;
+        case 'updated':
+          this.render();
+          for (const side of this.sides()) this.sendUpdate(side, side.key === effect.removedBy ? [] : effect.removals);
+          break;
+        case 'confirmScreen':
+          logTradeStep(this.logger, 'confirm', { tradeId: this.id });
+          this.render();
+          for (const side of this.sides()) {
+            const mine = this.offerView(side);
+            const theirs = this.offerView(this.other(side));
+            this.sendTo(side, 'tradeConfirmScreen', {
+              tradeId: this.id, myOffer: mine, theirOffer: theirs,
+              values: { myValue: mine.value, theirValue: theirs.value, difference: theirs.value - mine.value },
+            });
+          }
+          break;
+        case 'swap':
+          this.render();
+          swap = this.swapping = this.swap().finally(() => (this.swapping = undefined));
+          break;
+        case 'swapRefused':
+          this.render();
+          break;
+        case 'completed':
+        case 'cancelled':
+          this.finish(effect);
+          break;
       }
-      return;
     }
-    // Both accepted on screen 2: synchronously `completing`, then the swap.
-    this.screen = 'completing';
-    this.render();
-    this.swapping = this.swap().finally(() => (this.swapping = undefined));
-    return this.swapping;
-  }
-
-  /** TOO_FAR unless both players stand within the trade distance. */
-  assertClose(): void {
-    const distance = chebyshev(this.initiator.player, this.partner.player);
-    if (distance > this.settings.maxDistance) {
-      throw new GameError('TOO_FAR', `Stand within ${this.settings.maxDistance} tiles of the other player to trade`, { tradeId: this.id });
-    }
+    return swap;
   }
 
   // ---- the swap ----
@@ -278,7 +253,7 @@ export class TradeSession {
   private async swap(): Promise<void> {
     const [a, b] = this.sides();
     const ids = [a.player.id, b.player.id];
-    const offers = { a: a.offer, b: b.offer };
+    const offers = { a: this.flow.offers.initiator, b: this.flow.offers.partner };
     let outcome: { value: SwapOutcome; containers: ReadonlyMap<string, Containers> };
     try {
       outcome = await runItemTransaction(this.world.context().db, ids, async (_tx, loaded): Promise<ItemWork<SwapOutcome>> => {
@@ -312,31 +287,28 @@ export class TradeSession {
       this.swapRefused({ code: value.code, message: value.message, side: value.side === 'a' ? a : b });
       return;
     }
-    this.finish('completed', null);
+    this.run({ type: 'swapCommitted' });
     const received = { a: mergeReceived(value.swap.receivedByA), b: mergeReceived(value.swap.receivedByB) };
     this.sendTo(a, 'tradeCompleted', { tradeId: this.id, receivedItems: received.a });
     this.sendTo(b, 'tradeCompleted', { tradeId: this.id, receivedItems: received.b });
     for (const side of this.sides()) side.player.client.send('player:sync', side.player.sync());
   }
 
-  /** The swap moved nothing: back to screen 1 (or the cancellation that waited for it), both players told why. */
+  /**
+   * The swap moved nothing: offers trimmed to what the inventories hold, then the cancellation that waited for
+   * the swap, or screen 1 again with both players told why.
+   */
   private swapRefused(refusal: { code: string; message: string; side: Side | undefined }): void {
     logTradeStep(this.logger, 'swap_refused', { tradeId: this.id, code: refusal.code, playerId: refusal.side?.player.id });
     const removalsBy = new Map<Side, OfferRemoval[]>();
+    const offers = { ...this.flow.offers };
     for (const side of this.sides()) {
-      const reconciled = reconcileOffer(side.offer, side.player.containers.inventory, this.items);
-      side.offer = reconciled.offer;
+      const reconciled = reconcileOffer(offers[side.key], side.player.containers.inventory, this.items);
+      offers[side.key] = reconciled.offer;
       removalsBy.set(side, reconciled.removals);
     }
-    if (this.pendingCancel) {
-      this.cancel(this.pendingCancel);
-      return;
-    }
-    this.screen = 'offer';
-    this.initiator.accepted = false;
-    this.partner.accepted = false;
-    this.touch();
-    this.render();
+    this.run({ type: 'swapRefused', offers });
+    if (this.ended) return;
     const who = refusal.side ? { playerId: refusal.side.player.id } : {};
     for (const side of this.sides()) {
       const message = refusal.code === 'INVENTORY_FULL' || refusal.code === 'STACK_LIMIT'
@@ -355,12 +327,8 @@ export class TradeSession {
    * its outcome: a committed swap completes the trade, a refused one is cancelled with this reason.
    */
   cancel(reason: CancelReason, byPlayerId?: string): void {
-    if (this.ended) return;
-    if (this.screen === 'completing') {
-      this.pendingCancel ??= reason;
-      return;
-    }
-    this.finish('cancelled', reason, byPlayerId);
+    const by = byPlayerId === undefined ? undefined : this.sides().find((s) => s.player.id === byPlayerId)?.key;
+    this.run({ type: 'abort', reason, ...(by ? { by } : {}) });
   }
 
   /** Waits for a running swap (a leaving or dying player's items are settled before they are saved or dropped). */
@@ -369,9 +337,10 @@ export class TradeSession {
     await this.settled();
   }
 
-  private finish(status: 'completed' | 'cancelled', reason: CancelReason | null, byPlayerId?: string): void {
-    if (this.ended) return;
-    this.screen = status;
+  /** The flow ended the trade: unlock both players, tell them, write the cancelled trade's audit row, close the room. */
+  private finish(ending: Ending): void {
+    const status = ending.type;
+    const reason = ending.type === 'cancelled' ? ending.reason : null;
     clearTimeout(this.idleTimer);
     for (const side of this.sides()) {
       if (side.player.lock === 'trade') side.player.lock = undefined;
@@ -379,19 +348,19 @@ export class TradeSession {
     this.onEnd(this);
     this.world.context().metrics.tradeEnded(status, reason);
     this.render();
-    if (status === 'cancelled') {
-      const by = byPlayerId ? this.sides().find((s) => s.player.id === byPlayerId)?.player : undefined;
-      const message = reason === 'cancelled' && by ? `${by.name} cancelled the trade` : CANCEL_MESSAGES[reason!];
-      logTradeStep(this.logger, 'cancel', { tradeId: this.id, reason, byPlayerId });
+    if (ending.type === 'cancelled') {
+      const by = ending.by ? this.side(ending.by) : undefined;
+      const message = ending.reason === 'cancelled' && by ? `${by.player.name} cancelled the trade` : CANCEL_MESSAGES[ending.reason];
+      logTradeStep(this.logger, 'cancel', { tradeId: this.id, reason, byPlayerId: by?.player.id });
       for (const side of this.sides()) this.sendTo(side, 'tradeCancelled', { tradeId: this.id, reason, message });
-      this.track(writeTradeAudit(this.world.context().db.em.fork(), {
+      this.track(writeTradeAudit(this.world.context().db, {
         id: this.id, initiatorId: this.initiator.player.id, partnerId: this.partner.player.id, status: 'cancelled',
-        reason, initiatorItems: this.initiator.offer, partnerItems: this.partner.offer, startedAt: this.startedAt,
+        reason, initiatorItems: this.flow.offers.initiator, partnerItems: this.flow.offers.partner, startedAt: this.startedAt,
       }).catch((error) => this.logger.error({ err: error, tradeId: this.id }, 'could not write the trade audit row')));
     } else {
       logTradeStep(this.logger, 'complete', {
         tradeId: this.id, initiatorId: this.initiator.player.id, partnerId: this.partner.player.id,
-        initiatorGave: this.initiator.offer, partnerGave: this.partner.offer,
+        initiatorGave: this.flow.offers.initiator, partnerGave: this.flow.offers.partner,
       });
     }
     // Close the room after the terminal events went out (its clients then leave; nothing else is sent).
@@ -414,20 +383,21 @@ export class TradeSession {
   // ---- views and events ----
 
   offerView(side: Side): OfferView {
+    const offer = this.flow.offers[side.key];
     return {
-      items: side.offer.map((entry, tradeSlot) => {
+      items: offer.map((entry, tradeSlot) => {
         const item = this.items.get(entry.itemId);
         return {
           tradeSlot, inventorySlot: entry.inventorySlot, itemId: entry.itemId, name: item?.name ?? entry.itemId,
           quantity: entry.quantity, value: (item?.value ?? 0) * entry.quantity,
         };
       }),
-      accepted: side.accepted,
-      value: offerValue(side.offer, this.items),
+      accepted: this.flow.accepted[side.key],
+      value: offerValue(offer, this.items),
     };
   }
 
-  private sendUpdate(side: Side, partnerRemoved: OfferRemoval[]): void {
+  private sendUpdate(side: Side, partnerRemoved: readonly OfferRemoval[]): void {
     this.sendTo(side, 'tradeUpdated', {
       tradeId: this.id,
       screen: this.screen === 'confirm' ? 'confirm' : 'offer',
@@ -449,8 +419,8 @@ export class TradeSession {
   describe(): Record<string, unknown> {
     return {
       tradeId: this.id, screen: this.screen,
-      initiator: { id: this.initiator.player.id, offer: this.initiator.offer, accepted: this.initiator.accepted },
-      partner: { id: this.partner.player.id, offer: this.partner.offer, accepted: this.partner.accepted },
+      initiator: { id: this.initiator.player.id, offer: this.flow.offers.initiator, accepted: this.flow.accepted.initiator },
+      partner: { id: this.partner.player.id, offer: this.flow.offers.partner, accepted: this.flow.accepted.partner },
     };
   }
 }

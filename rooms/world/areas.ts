@@ -16,7 +16,7 @@ import { movement } from './features/movement.ts';
 import { quests } from './features/quests/index.ts';
 import { sessionRights } from './features/session-rights.ts';
 import { skills } from './features/skills/index.ts';
-import { tradeRequests } from './features/trade-requests.ts';
+import { trade } from './features/trade-requests.ts';
 
 // TRANSITION (issue #18): features not yet in the area shape; removed once every feature is an area.
 const legacy = (feature: WorldFeature): WorldArea => ({ name: feature.name, messages: {}, sends: [], install: (world) => feature.install(world) });
@@ -25,5 +25,5 @@ export const WORLD_AREAS: readonly WorldArea[] = [
   movement, chat,
   // The economy: death comes last so its expiry sweep runs after the shops' restock and the teleport casts.
   inventory, equipment, bank, shops, teleport, death,
-  agents, ...[tradeRequests, skills].map(legacy), quests, sessionRights,
+  agents, trade, ...[skills].map(legacy), quests, sessionRights,
 ];
