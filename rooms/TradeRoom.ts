@@ -4,14 +4,15 @@
  * `tradeStarted`, /ws sockets by the adapter. The schema state mirrors the session; the trade events reach
  * SDK clients as room messages and /ws clients as JSON events. Disposed when the trade completes or is cancelled.
  */
-import { CloseCode, ServerError, type AuthContext, type Client } from '@colyseus/core';
+import { CloseCode, type AuthContext, type Client } from '@colyseus/core';
 import type { z } from 'zod';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext } from '../src/context.ts';
-import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
+import { VERIFIED_IDENTITY } from '../src/auth/verified-identity.ts';
 import { TradeItemState, TradeSideState, TradeState } from '../schema/trade-state.ts';
 import { GameError } from '../src/game/refusal.ts';
+import { JoinRefusal } from './game-error.ts';
 import { GameRoom } from './game-room.ts';
 import { TRADE_ROOM_MESSAGES } from './trade/messages.ts';
 import { accountIsTrading, claimSession } from './trade/registry.ts';
@@ -34,13 +35,13 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
   /** Only an account taking part in an open trade may join a trade room (onJoin then checks this very trade). */
   static override async onAuth(_token: string, _options: unknown, context: AdapterAuthContext): Promise<Identity> {
     const identity = context[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(context);
-    if (!accountIsTrading(identity.accountId)) throw new ServerError(403, 'NOT_PARTICIPANT: You are not a participant of an open trade');
+    if (!accountIsTrading(identity.accountId)) throw new JoinRefusal('NOT_PARTICIPANT', 'You are not a participant of an open trade', 403);
     return identity;
   }
 
   override onCreate(options: { tradeId?: unknown; key?: unknown } = {}): void {
     const session = claimSession(options.tradeId, options.key);
-    if (!session) throw new ServerError(403, 'FORBIDDEN: trade rooms are opened by the server when a trade request is accepted');
+    if (!session) throw new JoinRefusal('FORBIDDEN', 'trade rooms are opened by the server when a trade request is accepted', 403);
     this.session = session;
     this.state = new TradeState();
     void this.setPrivate(true);
@@ -67,7 +68,7 @@ export class TradeRoom extends GameRoom<TradeState> implements TradeRoomPort {
       const player = this.session.bindClient(identity.accountId, client);
       this.playerBySession.set(client.sessionId, player);
     } catch (error) {
-      if (error instanceof GameError) throw new ServerError(403, `${error.code}: ${error.message}`);
+      if (error instanceof GameError) throw new JoinRefusal(error.code, error.message, 403);
       throw error;
     }
   }

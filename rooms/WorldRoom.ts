@@ -3,7 +3,7 @@
  * the area of interest. SDK clients join it through the matchmaker; /ws JSON clients through the adapter, which
  * hands their events to `dispatch` — the same handlers serve both.
  */
-import { CloseCode, ErrorCode, ServerError, type AuthContext, type Client } from '@colyseus/core';
+import { CloseCode, ErrorCode, type AuthContext, type Client } from '@colyseus/core';
 import type { z } from 'zod';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
@@ -11,11 +11,11 @@ import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
 import type { Character } from '../src/db/entities/index.ts';
 import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../src/manifests/game-data.ts';
-import { VERIFIED_IDENTITY } from '../src/transport/json-connection.ts';
+import { VERIFIED_IDENTITY } from '../src/auth/verified-identity.ts';
 import { TICK_MS } from '../src/game/ticks.ts';
 import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
-import { joinRefusal } from './game-error.ts';
+import { JoinRefusal, joinRefusal, refuseJoin } from './game-error.ts';
 import { GameRoom } from './game-room.ts';
 import { assertSessionActive, recheckJoiningIdentity, sessionResumed } from './world/features/session-rights.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
@@ -57,8 +57,8 @@ interface WorldAuth {
 }
 
 /** A reconnection token that holds no seat: unknown, already used, or past the grace period. */
-function invalidReconnectionToken(): ServerError {
-  return new ServerError(ErrorCode.MATCHMAKE_EXPIRED, 'INVALID_RECONNECTION_TOKEN: The reconnection token is unknown, used or expired');
+function invalidReconnectionToken(): JoinRefusal {
+  return new JoinRefusal('INVALID_RECONNECTION_TOKEN', 'The reconnection token is unknown, used or expired', ErrorCode.MATCHMAKE_EXPIRED);
 }
 
 export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
@@ -318,9 +318,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const granted = this.reconnectGrants.take(client.sessionId, reconnectionToken);
     const presentsCredentials = authContext[VERIFIED_IDENTITY] !== undefined || authContext.headers?.has('authorization') === true;
     const identity = authContext[VERIFIED_IDENTITY]
-      ?? (granted !== undefined && !presentsCredentials ? { accountId: granted } : await authenticateColyseusClient(authContext));
+      ?? (granted !== undefined && !presentsCredentials ? { accountId: granted } : await authenticateColyseusClient(authContext).catch(refuseJoin));
     if (identity.accountId !== player.accountId) {
-      throw new ServerError(403, 'FORBIDDEN: That session belongs to another account');
+      throw joinRefusal('FORBIDDEN', 'That session belongs to another account');
     }
     // The verification awaited: the grace period may have run out meanwhile.
     if (!this.hasReservedSeat(client.sessionId, reconnectionToken)) throw invalidReconnectionToken();

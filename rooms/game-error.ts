@@ -1,32 +1,46 @@
-/** Join refusals as Colyseus carries them, and reading a refusal's code back (the class is src/game/refusal.ts). */
+/**
+ * The rooms' translation of a refusal that ends a join (the class is src/game/refusal.ts): Colyseus carries a
+ * `ServerError` — a number and a message — to the matchmaking route, the SDK's socket or the /ws adapter, so a
+ * refused join is a JoinRefusal: the status of the shared code → status table, the message "CODE: message" the
+ * SDK shows, and the code and message as fields, which is what the /ws adapter reads back (`codedError`).
+ */
 import { ServerError } from '@colyseus/core';
-import { GameError } from '../src/game/refusal.ts';
+import { GameError, refusalStatus } from '../src/game/refusal.ts';
 
-/** HTTP-like statuses for refusals that end a join; Colyseus carries a number, the message starts with the code. */
-const JOIN_STATUS: Record<string, number> = {
-  CHARACTER_NOT_OWNED: 403,
-  CHARACTER_NOT_FOUND: 404,
-  ALREADY_ONLINE: 409,
-  NAME_TAKEN: 409,
-  CHARACTER_LIMIT: 409,
-  TEMPLATE_NOT_FOUND: 404,
-  INVALID_NAME: 400,
-  INVALID_REQUEST: 400,
-  WORLD_UNAVAILABLE: 503,
-  RATE_LIMITED: 429,
-};
+export class JoinRefusal extends ServerError {
+  /** The stable upper-snake code (ServerError's own `code` is the status Colyseus carries). */
+  readonly refusalCode: string;
+  /** The message for people, without the code. */
+  readonly detail: string;
 
-/** A join refusal as Colyseus expects it: `ServerError(status, "CODE: message")`. */
-export function joinRefusal(code: string, message: string): ServerError {
-  return new ServerError(JOIN_STATUS[code] ?? 400, `${code}: ${message}`);
+  /** `status`: the table's, unless the room answers a code with its own (a trade room refuses every join with 403). */
+  constructor(code: string, message: string, status: number = refusalStatus(code)) {
+    super(status, `${code}: ${message}`);
+    this.name = 'JoinRefusal';
+    this.refusalCode = code;
+    this.detail = message;
+  }
 }
 
-/** Reads the stable code back out of anything a join or handler threw. */
+/** A join refusal as Colyseus expects it, with the status of the code. */
+export function joinRefusal(code: string, message: string): JoinRefusal {
+  return new JoinRefusal(code, message);
+}
+
+/**
+ * For a room hook that lets the socket's own verification refuse (AuthError, or any GameError): rethrows a refusal
+ * as a JoinRefusal, anything else unchanged. Use as `.catch(refuseJoin)`.
+ */
+export function refuseJoin(error: unknown): never {
+  if (error instanceof GameError) throw joinRefusal(error.code, error.message);
+  throw error;
+}
+
+/** Reads the stable code back out of anything a join or handler threw: a field, never the message text. */
 export function codedError(error: unknown): { code: string; message: string } {
   if (error instanceof GameError) return { code: error.code, message: error.message };
+  if (error instanceof JoinRefusal) return { code: error.refusalCode, message: error.detail };
   const message = error instanceof Error ? error.message : String(error);
-  const coded = /^([A-Z][A-Z0-9_]+): (.*)$/s.exec(message);
-  if (coded) return { code: coded[1], message: coded[2] };
   const code = (error as { code?: unknown })?.code;
   if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return { code, message };
   return { code: 'JOIN_FAILED', message };

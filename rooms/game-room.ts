@@ -6,13 +6,11 @@
 import { ClientState, Room, type Client } from '@colyseus/core';
 import type { z } from 'zod';
 import { gameContext } from '../src/context.ts';
-import { isJsonClient } from '../src/transport/json-client.ts';
-import type { MessageAdmission } from '../src/transport/json-connection.ts';
+import type { MessageAdmission } from '../src/limits/message-limiter.ts';
+import { ROOM_CLOSE } from '../src/close-codes.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../src/nul-characters.ts';
 import { GameError } from '../src/game/refusal.ts';
-
-/** WebSocket close code for a client that keeps flooding (policy violation). */
-const FLOOD_CLOSE = 1008;
+import { isLinkedClient } from './client-link.ts';
 
 /** SDK clients whose sends are already counted. */
 const countedClients = new WeakSet<Client>();
@@ -65,17 +63,17 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   }
 
   /**
-   * The per-connection message limit for SDK clients (the /ws adapter limits JSON connections before routing):
-   * excess messages are answered with RATE_LIMITED, a client that keeps flooding is closed with 1008.
+   * The per-connection message limit for SDK clients (a linked transport — the /ws adapter — limits its connections
+   * before routing): excess messages are answered with RATE_LIMITED, a client that keeps flooding is closed (1008).
    */
   protected admitMessage(client: Client): boolean {
-    if (isJsonClient(client)) return true;
+    if (isLinkedClient(client)) return true;
     let limiter = this.limiters.get(client);
     if (!limiter) this.limiters.set(client, (limiter = gameContext().auth.createMessageLimiter()));
     const verdict = limiter.hit(performance.now());
     if (verdict === 'allow') return true;
     if (verdict === 'reject') this.sendError(client, new GameError('RATE_LIMITED', 'Too many messages; slow down'));
-    else client.leave(FLOOD_CLOSE);
+    else client.leave(ROOM_CLOSE.FLOOD);
     return false;
   }
 
@@ -131,11 +129,11 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   }
 
   /**
-   * Counts the events an SDK client is sent into game_messages_out_total (a /ws client's connection counts its
+   * Counts the events an SDK client is sent into game_messages_out_total (a linked client's connection counts its
    * own). Call when a client joins or reconnects; once per client.
    */
   protected countSends(client: Client): void {
-    if (isJsonClient(client) || countedClients.has(client)) return;
+    if (isLinkedClient(client) || countedClients.has(client)) return;
     countedClients.add(client);
     const metrics = gameContext().metrics;
     const send = client.send.bind(client);

@@ -12,6 +12,7 @@ import type { Logger } from '../../src/logger.ts';
 import { GameError } from '../../src/game/refusal.ts';
 import { CANCEL_MESSAGES, TRADE_DISTANCE, type CancelReason } from '../../src/game/trade-flow.ts';
 import { WorldSlot } from '../world/area.ts';
+import { linkClient } from '../client-link.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { LeaveReason, WorldApi } from '../world/world-api.ts';
 import { logTradeStep } from './audit.ts';
@@ -175,6 +176,10 @@ export class TradeService {
       session.cancel('error');
       return;
     }
+    // A linked client (/ws) joins the trade room before it is told of the trade (rooms/client-link.ts), so the trade's
+    // events and its next actions reach the room; an SDK client joins it itself, by the roomId of tradeStarted.
+    const roomId = session.roomId;
+    if (!session.ended && roomId) await Promise.all([initiator, partner].map((player) => linkClient(player.client, roomId)));
     if (!session.ended) session.start();
   }
 

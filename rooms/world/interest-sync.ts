@@ -5,7 +5,7 @@
  */
 import { StateView, type Schema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
-import { isJsonClient } from '../../src/transport/json-client.ts';
+import { clientLink, isLinkedClient } from '../client-link.ts';
 import type { InterestDiff, TrackedEntity } from './interest.ts';
 
 type Stateful = TrackedEntity & { state: Schema };
@@ -24,13 +24,14 @@ export class InterestSync {
 
   /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
   attach(client: Client): void {
-    if (!isJsonClient(client)) client.view = new StateView();
+    if (!isLinkedClient(client)) client.view = new StateView();
   }
 
   deliver(client: Client, tick: number, diff: InterestDiff): void {
     if (diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0) return;
-    if (isJsonClient(client)) {
-      client.channel.sendText(this.worldUpdate(tick, diff));
+    const link = clientLink(client);
+    if (link) {
+      link.sendText(this.worldUpdate(tick, diff));
       return;
     }
     const view = client.view;

@@ -4,7 +4,7 @@
  * refresh, character tokens, admin codes. A server token presented to join (WebSocket `authenticate`, Colyseus
  * matchmaking) counts only when it fails verification (`countFailure`); a blocked address is refused either way.
  */
-import type { Limiter } from '../http/limits/store.ts';
+import type { Limiter } from '../limits/store.ts';
 import { AuthError } from './errors.ts';
 
 export interface AttemptSource {

@@ -1,11 +1,9 @@
 /**
- * Coded authentication and authorization failures. Each is an HttpProblem, so a REST route that throws one
- * answers a problem document (401 with a `WWW-Authenticate: Bearer` challenge, 403, 404, 429 with Retry-After);
- * the WebSocket adapter sends `code` in its error event instead.
+ * Coded authentication and authorization failures: a GameError (src/game/refusal.ts) with one of the codes below.
+ * A REST route that throws one answers a problem document (401 with a `WWW-Authenticate: Bearer` challenge, 403,
+ * 404, 429 with Retry-After: src/http/problem.ts); the WebSocket adapter sends `code` in its error event instead.
  */
-import { HttpProblem } from '../http/problem.ts';
-
-export const AUTH_REALM = 'game';
+import { GameError, refusalStatus } from '../game/refusal.ts';
 
 export type AuthErrorCode =
   /** No credentials at all. */
@@ -34,51 +32,26 @@ export type AuthErrorCode =
   | 'ANONYMOUS_MODE_DISABLED'
   | 'AUTH_RATE_LIMITED';
 
-const STATUS: Record<AuthErrorCode, number> = {
-  AUTH_REQUIRED: 401,
-  TOKEN_INVALID: 401,
-  TOKEN_EXPIRED: 401,
-  SESSION_REVOKED: 401,
-  ACCOUNT_NOT_FOUND: 401,
-  INSUFFICIENT_ROLE: 403,
-  INSUFFICIENT_SCOPE: 403,
-  CHARACTER_NOT_FOUND: 404,
-  CHARACTER_NOT_OWNED: 403,
-  IDP_TOKEN_INVALID: 401,
-  IDP_TOKEN_EXPIRED: 401,
-  IDP_UNAVAILABLE: 503,
-  IDP_NOT_CONFIGURED: 403,
-  ANONYMOUS_MODE_DISABLED: 403,
-  AUTH_RATE_LIMITED: 429,
-};
-
-export class AuthError extends HttpProblem {
+/**
+ * An authentication or authorization refusal: the one refusal type (GameError) with an auth code. Each edge
+ * translates it like any refusal — the http edge answers problem+json with its status from the shared table and the
+ * Bearer challenge or Retry-After (src/http/problem.ts), the rooms send `code` in their error event or refuse the join.
+ */
+export class AuthError extends GameError {
   declare readonly code: AuthErrorCode;
   /** Seconds until another attempt may succeed (AUTH_RATE_LIMITED only). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: AuthErrorCode, message: string, retryAfterSeconds?: number) {
-    super(STATUS[code], code, message, {}, headersFor(code, retryAfterSeconds));
+    super(code, message);
     this.name = 'AuthError';
     this.retryAfterSeconds = retryAfterSeconds;
   }
-}
 
-/** The RFC 6750 challenge of a 401 or 403, and Retry-After of a 429. */
-function headersFor(code: AuthErrorCode, retryAfterSeconds: number | undefined): Record<string, string> {
-  const status = STATUS[code];
-  if (status === 401) {
-    return {
-      'WWW-Authenticate': code === 'AUTH_REQUIRED'
-        ? `Bearer realm="${AUTH_REALM}"`
-        : `Bearer realm="${AUTH_REALM}", error="invalid_token"`,
-    };
+  /** The HTTP status of the code (src/game/refusal.ts): 401, 403, 404, 429 or 503. */
+  get status(): number {
+    return refusalStatus(this.code);
   }
-  if (code === 'INSUFFICIENT_ROLE' || code === 'INSUFFICIENT_SCOPE') {
-    return { 'WWW-Authenticate': `Bearer realm="${AUTH_REALM}", error="insufficient_scope"` };
-  }
-  if (status === 429) return { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds ?? 1))) };
-  return {};
 }
 
 export function isAuthError(error: unknown): error is AuthError {

@@ -9,9 +9,8 @@
  * role or scope → 403. Tokens are read from `Authorization: Bearer` only, never from the URL.
  */
 import type { Request, RequestHandler } from 'express';
-import { gameContext } from '../context.ts';
 import { AuthError } from './errors.ts';
-import type { AuthService } from './service.ts';
+import { runningAuthService, type AuthService } from './service.ts';
 import type { Identity, TokenScope } from './tokens.ts';
 
 const services = new WeakMap<Request, AuthService>();
@@ -50,7 +49,7 @@ export function isProtectedApiPath(rawPath: string): boolean {
 }
 
 function serviceFor(req: Request): AuthService {
-  return services.get(req) ?? gameContext().auth;
+  return services.get(req) ?? runningAuthService();
 }
 
 function authenticate(req: Request): Identity {

@@ -1,13 +1,14 @@
 /**
  * The authentication service of one running server: server tokens, the identity provider, anonymous mode,
  * attempt limits, the admin gate and the cleanup of expired temporary identities. Created by server.ts and
- * exposed to rooms and the WebSocket adapter as `gameContext().auth` (or through the functions of index.ts).
+ * exposed to rooms and the WebSocket adapter as `gameContext().auth`; below the context, src/auth reaches the running
+ * server's service through `runningAuthService()` (the functions of index.ts, the REST middleware's fallback).
  */
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { User } from '../db/entities/user.ts';
-import type { LimiterBackend } from '../http/limits/store.ts';
-import { MessageRateLimiter } from '../http/limits/message-limiter.ts';
+import type { LimiterBackend } from '../limits/store.ts';
+import { MessageRateLimiter } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
 import {
   assertMayActAs,
@@ -47,6 +48,15 @@ export interface AuthServiceOptions {
   logger: Logger;
   db: Database;
   limits: LimiterBackend;
+}
+
+/** The service of the running server: the latest one created, until it stops. */
+let running: AuthService | undefined;
+
+/** The auth service of the running server (what gameContext().auth is); throws when no server runs. */
+export function runningAuthService(): AuthService {
+  if (!running) throw new Error('the game server has not been started');
+  return running;
 }
 
 export class AuthService {
@@ -101,6 +111,7 @@ export class AuthService {
     }));
     this.adminGate = new AdminCodeGate(config.adminCode, this.attempts);
     this.sessions = new SessionGuard({ logger, em: () => this.db.em.fork(), checkIntervalMs: config.sessionCheckSeconds * 1000 });
+    running = this;
   }
 
   /** True when no identity provider is configured: temporary identities instead of token exchange. */
@@ -234,6 +245,7 @@ export class AuthService {
 
   /** Stops the cleanup timer, waits for a running cleanup and closes the limiter store. */
   async stop(): Promise<void> {
+    if (running === this) running = undefined;
     clearInterval(this.cleanupTimer);
     this.cleanupTimer = undefined;
     await this.sessions.stop();

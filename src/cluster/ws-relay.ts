@@ -7,12 +7,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import { UNSENDABLE_CLOSE_CODES, WS_CLOSE } from '../close-codes.ts';
 
 export const RELAYED_ADDRESS_HEADER = 'x-game-relayed-for';
 export const RELAY_SIGNATURE_HEADER = 'x-game-relay-signature';
 /** Frames a client may send before the upstream connection is open. */
 const MAX_PENDING_FRAMES = 32;
-const CLOSE_SERVICE_RESTART = 1012;
 
 /** The signature vouching that a request or socket was relayed for `address` (HMAC-SHA256 with the secret). */
 export function relaySignature(secret: string, address: string): string {
@@ -31,7 +31,7 @@ export function relayedAddress(request: IncomingMessage, secret: string | undefi
 
 /** Close codes a peer may not send itself (1005/1006/1015) become a normal close. */
 function sendableCode(code: number): number {
-  return code === 1005 || code === 1006 || code === 1015 ? 1000 : code;
+  return UNSENDABLE_CLOSE_CODES.has(code) ? WS_CLOSE.NORMAL : code;
 }
 
 export interface RelayOptions {
@@ -60,7 +60,7 @@ export function relayToWorldProcess(client: WebSocket, options: RelayOptions): v
   client.on('message', (data, isBinary) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
     else if (pending.length < MAX_PENDING_FRAMES) pending.push({ data, isBinary });
-    else client.close(1008, 'too many messages before the connection was ready');
+    else client.close(WS_CLOSE.POLICY_VIOLATION, 'too many messages before the connection was ready');
   });
   client.on('close', (code, reason) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.close(sendableCode(code), reason);
@@ -80,14 +80,14 @@ export function relayToWorldProcess(client: WebSocket, options: RelayOptions): v
   });
   upstream.on('unexpected-response', (_request, response) => {
     // The hosting process refused the upgrade itself (401 for a bad bearer token, 403 for the origin).
-    const code = response.statusCode === 401 ? 4001 : 1008;
+    const code = response.statusCode === 401 ? WS_CLOSE.AUTH_FAILED : WS_CLOSE.POLICY_VIOLATION;
     client.close(code, response.statusCode === 401 ? 'authentication failed' : 'refused');
     upstream.terminate();
   });
   upstream.on('error', () => {
     if (!opened) {
       options.onUnreachable();
-      if (client.readyState === WebSocket.OPEN) client.close(CLOSE_SERVICE_RESTART, 'the world moved; reconnect');
+      if (client.readyState === WebSocket.OPEN) client.close(WS_CLOSE.SERVICE_RESTART, 'the world moved; reconnect');
     }
   });
 }

@@ -14,3 +14,64 @@ export class GameError extends Error {
     this.details = details;
   }
 }
+
+/**
+ * The one code → HTTP status table, shared by both edges: the http edge answers a refusal with this status
+ * (problem+json, src/http/problem.ts), and a refused join carries it to Colyseus (rooms/game-error.ts). A code not
+ * listed is a client fault: 400. In-world events carry no status, so codes only ever sent as `error` / `tradeError`
+ * events need no row.
+ */
+const REFUSAL_STATUS: Readonly<Record<string, number>> = {
+  // Authentication and authorization (src/auth/errors.ts)
+  AUTH_REQUIRED: 401,
+  TOKEN_INVALID: 401,
+  TOKEN_EXPIRED: 401,
+  SESSION_REVOKED: 401,
+  ACCOUNT_NOT_FOUND: 401,
+  IDP_TOKEN_INVALID: 401,
+  IDP_TOKEN_EXPIRED: 401,
+  INSUFFICIENT_ROLE: 403,
+  INSUFFICIENT_SCOPE: 403,
+  IDP_NOT_CONFIGURED: 403,
+  ANONYMOUS_MODE_DISABLED: 403,
+  IDP_UNAVAILABLE: 503,
+  AUTH_RATE_LIMITED: 429,
+  // Characters and entering the world
+  CHARACTER_NOT_FOUND: 404,
+  CHARACTER_NOT_OWNED: 403,
+  TEMPLATE_NOT_FOUND: 404,
+  ALREADY_ONLINE: 409,
+  NAME_TAKEN: 409,
+  CHARACTER_LIMIT: 409,
+  CHARACTER_ONLINE: 409,
+  CHARACTER_OFFLINE: 409,
+  INVALID_NAME: 400,
+  INVALID_REQUEST: 400,
+  INVALID_PAYLOAD: 400,
+  VALIDATION_FAILED: 400,
+  WORLD_UNAVAILABLE: 503,
+  RATE_LIMITED: 429,
+  // Rooms and matchmaking
+  FORBIDDEN: 403,
+  NOT_PARTICIPANT: 403,
+  UNKNOWN_ROOM_TYPE: 404,
+  ROOM_NOT_FOUND: 404,
+  ROOM_LOCKED: 409,
+  RECONNECTION_EXPIRED: 410,
+  // AI agents
+  AGENT_NOT_FOUND: 404,
+  AGENT_NOT_OWNED: 403,
+  AGENT_REVOKED: 404,
+  AGENT_ALREADY_REGISTERED: 409,
+  GOAL_NOT_FOUND: 404,
+  AGENT_SERVICE_BAD_RESPONSE: 502,
+  AGENT_SERVICE_UNAVAILABLE: 503,
+  // The server's own faults
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** The HTTP status a refusal with this code is answered with (400 for a code the table does not list). */
+export function refusalStatus(code: string): number {
+  return Object.hasOwn(REFUSAL_STATUS, code) ? REFUSAL_STATUS[code] : 400;
+}

@@ -1,7 +1,11 @@
-/** The last middlewares: unknown routes → 404, thrown errors → problem details (a client fault is never a 500). */
+/**
+ * The last middlewares: unknown routes → 404, thrown errors → problem details (a client fault is never a 500); a
+ * refusal (GameError) is translated once, by problemOf.
+ */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
-import { HttpProblem, sendProblem } from './problem.ts';
+import { GameError } from '../game/refusal.ts';
+import { HttpProblem, problemOf, sendProblem } from './problem.ts';
 
 export const notFound: RequestHandler = (req, res) => {
   sendProblem(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
@@ -19,9 +23,10 @@ const BODY_PARSER_ERRORS: Record<string, [number, string, string]> = {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof HttpProblem) {
-      res.set(error.headers);
-      return sendProblem(res, error.status, error.code, error.message, error.extensions);
+    const problem = error instanceof GameError ? problemOf(error) : error;
+    if (problem instanceof HttpProblem) {
+      res.set(problem.headers);
+      return sendProblem(res, problem.status, problem.code, problem.message, problem.extensions);
     }
     const known = typeof error?.type === 'string' ? BODY_PARSER_ERRORS[error.type] : undefined;
     if (known) return sendProblem(res, known[0], known[1], known[2]);

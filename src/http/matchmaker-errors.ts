@@ -4,7 +4,9 @@
  * Colyseus' internal 52x matchmaking codes. Two parts:
  * - `installMatchmakerRefusals` replaces the controller's `invokeMethod`: it checks the method and the options
  *   (a JSON object without NUL characters), calls the matchmaker and turns whatever it throws into a
- *   `ServerError(status, "CODE: message")` — the project's join-refusal convention (rooms/game-error.ts).
+ *   `ServerError(status, "CODE: message")`, the form Colyseus' router answers: a refusal (GameError, AuthError
+ *   included) with the status of the shared code → status table (src/game/refusal.ts), a room's JoinRefusal
+ *   (rooms/game-error.ts) with its own.
  * - `matchmakerProblemResponse` (the router's `onResponse`) rewrites every error response of that router into
  *   `application/problem+json`. The body keeps an `error` member ("CODE: message"): the Colyseus SDK reads it as
  *   the message of the `MatchMakeError` it rejects with (whose `code` is the HTTP status).
@@ -16,7 +18,8 @@
 import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ErrorCode, matchMaker, ServerError, type AuthContext } from '@colyseus/core';
 import express from 'express';
-import { GameError } from '../game/refusal.ts';
+import { GameError, refusalStatus } from '../game/refusal.ts';
+import { JoinRefusal } from '../../rooms/game-error.ts';
 import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from '../../rooms/world/reconnect-grants.ts';
 import { authenticateColyseusClient } from '../auth/colyseus.ts';
 import type { Logger } from '../logger.ts';
@@ -28,8 +31,8 @@ type MatchmakeMethod = (target: string, options: unknown, auth: unknown) => Prom
 
 const CODED = /^([A-Z][A-Z0-9_]+): (.*)$/s;
 
-/** A refusal the matchmaking route answers with `status`; the message carries the stable code. */
-function refusal(status: number, code: string, message: string): ServerError {
+/** A refusal the matchmaking route answers with `status` (the code's, by default); the message carries the code. */
+function refusal(code: string, message: string, status: number = refusalStatus(code)): ServerError {
   return new ServerError(status, `${code}: ${message}`);
 }
 
@@ -47,49 +50,50 @@ const CODE_BY_STATUS: Record<number, string> = {
 /** What the matchmaker (or a room's onAuth/onCreate) threw, as a coded refusal with an HTTP status. */
 export function classifyMatchmakerError(error: unknown, method: string, target: string, logger: Logger): ServerError {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof GameError) return refusal(400, error.code, error.message);
+  if (error instanceof GameError) return refusal(error.code, error.message);
+  if (error instanceof JoinRefusal && error.code >= 400 && error.code < 500) return refusal(error.refusalCode, error.detail, error.code);
   const code = (error as { code?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'SeatReservationError') {
-    if (/already full/.test(message)) return refusal(409, 'ROOM_LOCKED', 'The room is full');
-    return refusal(503, 'SERVICE_UNAVAILABLE', 'The room is not reachable right now; try again');
+    if (/already full/.test(message)) return refusal('ROOM_LOCKED', 'The room is full');
+    return refusal('SERVICE_UNAVAILABLE', 'The room is not reachable right now; try again');
   }
   if (typeof code === 'number') {
     if (code >= 400 && code < 500) {
-      return CODED.test(message) ? new ServerError(code, message) : refusal(code, CODE_BY_STATUS[code] ?? 'BAD_REQUEST', message);
+      return CODED.test(message) ? new ServerError(code, message) : refusal(CODE_BY_STATUS[code] ?? 'BAD_REQUEST', message, code);
     }
     switch (code) {
       case ErrorCode.MATCHMAKE_NO_HANDLER:
-        return refusal(404, 'UNKNOWN_ROOM_TYPE', `There is no room type "${target.slice(0, 64)}"`);
+        return refusal('UNKNOWN_ROOM_TYPE', `There is no room type "${target.slice(0, 64)}"`);
       case ErrorCode.MATCHMAKE_INVALID_CRITERIA:
-        return refusal(404, 'ROOM_NOT_FOUND', `There is no open "${target.slice(0, 64)}" room to join`);
+        return refusal('ROOM_NOT_FOUND', `There is no open "${target.slice(0, 64)}" room to join`);
       case ErrorCode.MATCHMAKE_INVALID_ROOM_ID:
-        if (/is locked$/.test(message)) return refusal(409, 'ROOM_LOCKED', 'The room is locked: it is full, or private to its members');
-        return refusal(404, 'ROOM_NOT_FOUND', method === 'reconnect' ? 'The room to reconnect to no longer exists' : 'No such room');
+        if (/is locked$/.test(message)) return refusal('ROOM_LOCKED', 'The room is locked: it is full, or private to its members');
+        return refusal('ROOM_NOT_FOUND', method === 'reconnect' ? 'The room to reconnect to no longer exists' : 'No such room');
       case ErrorCode.MATCHMAKE_EXPIRED:
-        return refusal(410, 'RECONNECTION_EXPIRED', 'The reconnection token is invalid or its grace period has ended');
+        return refusal('RECONNECTION_EXPIRED', 'The reconnection token is invalid or its grace period has ended');
       case ErrorCode.AUTH_FAILED:
-        return refusal(403, 'FORBIDDEN', 'You may not join this room');
+        return refusal('FORBIDDEN', 'You may not join this room');
       case 503:
-        return refusal(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; reconnect shortly');
+        return refusal('SERVICE_UNAVAILABLE', 'The server is shutting down; reconnect shortly');
     }
   }
   logger.error({ err: error, method, target: target.slice(0, 64) }, 'matchmaking failed');
-  return refusal(500, 'INTERNAL_ERROR', 'An unexpected error occurred');
+  return refusal('INTERNAL_ERROR', 'An unexpected error occurred');
 }
 
 /** Checks a matchmaking call before the matchmaker sees it: method, target, options. */
 function checkCall(controller: Controller, method: string, target: string, options: unknown): void {
-  if (!controller.exposedMethods.includes(method)) throw refusal(403, 'FORBIDDEN', `The matchmaking method "${method.slice(0, 32)}" is not allowed`);
+  if (!controller.exposedMethods.includes(method)) throw refusal('FORBIDDEN', `The matchmaking method "${method.slice(0, 32)}" is not allowed`);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw refusal(400, 'INVALID_REQUEST', 'The matchmaking body must be a JSON object of join options');
+    throw refusal('INVALID_REQUEST', 'The matchmaking body must be a JSON object of join options');
   }
   const nul = findNulCharacter({ target, options });
-  if (nul !== undefined) throw refusal(400, 'INVALID_PAYLOAD', `Invalid matchmaking request at ${nul}: ${NUL_MESSAGE}`);
+  if (nul !== undefined) throw refusal('INVALID_PAYLOAD', `Invalid matchmaking request at ${nul}: ${NUL_MESSAGE}`);
   if (method === 'reconnect') {
     const token = (options as { reconnectionToken?: unknown }).reconnectionToken;
     if (typeof token !== 'string' || token.length === 0 || token.length > 128) {
-      throw refusal(400, 'INVALID_REQUEST', 'Reconnect with { reconnectionToken } as given when joining');
+      throw refusal('INVALID_REQUEST', 'Reconnect with { reconnectionToken } as given when joining');
     }
   }
 }
@@ -112,7 +116,7 @@ async function reconnectOwnSeat(target: string, options: { reconnectionToken: st
   const verdict = (await matchMaker.remoteRoomCall(
     reservation.roomId, AUTHORIZE_RECONNECTION, [reservation.sessionId, options.reconnectionToken, identity.accountId],
   )) as ReconnectionVerdict | undefined;
-  if (verdict === 'forbidden') throw refusal(403, 'FORBIDDEN', 'That session belongs to another account');
+  if (verdict === 'forbidden') throw refusal('FORBIDDEN', 'That session belongs to another account');
   // The grace period ran out in between (or the room holds no seats of this kind).
   if (verdict !== 'granted') throw new ServerError(ErrorCode.MATCHMAKE_EXPIRED, 'reconnection token invalid or expired');
   return reservation;

@@ -56,7 +56,7 @@ export function requireOperator(auth: AuthService): RequestHandler {
       // operator pages at once (see docs/auth.md, sessions end when their rights end).
       roles = await auth.sessions.currentRoles(auth.tokens.verify(token));
     } catch (error) {
-      if (error instanceof HttpProblem && error.status === 401) {
+      if (error instanceof AuthError && error.status === 401) {
         throw new HttpProblem(401, error.code, error.message, {}, { 'WWW-Authenticate': BASIC_CHALLENGE });
       }
       throw error;

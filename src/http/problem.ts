@@ -1,8 +1,14 @@
 /**
  * RFC 9457 problem details. Every REST error is `application/problem+json` with a stable upper-snake `code`;
- * WebSocket errors carry the same codes.
+ * WebSocket errors carry the same codes. The http edge's translator of refusals: a GameError thrown below the edge
+ * (rules, stores, services — AuthError included) becomes a problem with the status of the shared code → status
+ * table (src/game/refusal.ts); nothing below the edge knows HTTP.
  */
 import type { Response } from 'express';
+import { GameError, refusalStatus } from '../game/refusal.ts';
+
+/** The realm of the Bearer challenges (RFC 6750). */
+export const AUTH_REALM = 'game';
 
 export interface ProblemBody {
   type: string;
@@ -49,6 +55,39 @@ export class HttpProblem extends Error {
     this.extensions = extensions;
     this.headers = headers;
   }
+}
+
+/**
+ * A refusal as the problem the http edge answers: the table's status, the details as extension members, and the
+ * headers its status calls for — the RFC 6750 challenge of an authentication (401) or authorization (403
+ * INSUFFICIENT_ROLE / INSUFFICIENT_SCOPE) refusal, Retry-After of a 429.
+ */
+export function problemOf(error: GameError): HttpProblem {
+  const status = refusalStatus(error.code);
+  return new HttpProblem(status, error.code, error.message, { ...error.details }, refusalHeaders(error, status));
+}
+
+function refusalHeaders(error: GameError, status: number): Record<string, string> {
+  if (status === 401) {
+    return {
+      'WWW-Authenticate': error.code === 'AUTH_REQUIRED'
+        ? `Bearer realm="${AUTH_REALM}"`
+        : `Bearer realm="${AUTH_REALM}", error="invalid_token"`,
+    };
+  }
+  if (error.code === 'INSUFFICIENT_ROLE' || error.code === 'INSUFFICIENT_SCOPE') {
+    return { 'WWW-Authenticate': `Bearer realm="${AUTH_REALM}", error="insufficient_scope"` };
+  }
+  if (status === 429) return { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds(error) ?? 1))) };
+  return {};
+}
+
+/** Seconds until a refused request may succeed: AuthError's own field, or a `retryAfterMs` detail. */
+function retryAfterSeconds(error: GameError): number | undefined {
+  const own = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof own === 'number') return own;
+  const ms = error.details?.retryAfterMs;
+  return typeof ms === 'number' ? ms / 1000 : undefined;
 }
 
 export function problemBody(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}): ProblemBody {

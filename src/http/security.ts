@@ -10,7 +10,7 @@ import { authGate } from '../auth/middleware.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Config } from '../config.ts';
 import { relayedAddress } from '../cluster/ws-relay.ts';
-import { restRateLimit } from './limits/rest-limit.ts';
+import { restRateLimit } from './rest-limit.ts';
 
 const API_PATH = /^\/(api|manifests)(\/|$)|^\/(health|status|env\.js)\/?$/i;
 

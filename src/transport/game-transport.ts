@@ -7,18 +7,17 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
 import { WebSocket, WebSocketServer } from 'ws';
-import { clientAddressOf } from '../auth/index.ts';
 import type { Cluster } from '../cluster/cluster.ts';
 import { relayedAddress, relayToWorldProcess } from '../cluster/ws-relay.ts';
 import type { ConnectionCaps, ConnectionTicket } from './connection-caps.ts';
+import { WS_CLOSE } from '../close-codes.ts';
 import { JsonConnection, type ConnectionServices, type VerifiedIdentity } from './json-connection.ts';
+import { clientAddressOf } from './socket-address.ts';
 
 export const JSON_WS_PATH = '/ws';
 /** Frames over this size close the connection with 1009. */
 export const MAX_FRAME_BYTES = 4 * 1024;
 const HEARTBEAT_MS = 15_000;
-/** /ws close code at shutdown: "service restart", so clients can tell a restart from a network failure. */
-const SHUTDOWN_CLOSE = 1012;
 /** How long shutdown waits for the clients' answers to the close frames before cutting the remaining sockets. */
 export const SHUTDOWN_CLOSE_WAIT_MS = 2_000;
 
@@ -130,7 +129,7 @@ class JsonEndpoint {
     const closed = sockets.map((socket) => new Promise<void>((resolve) => {
       if (socket.readyState === WebSocket.CLOSED) return resolve();
       socket.once('close', () => resolve());
-      if (socket.readyState === WebSocket.OPEN) socket.close(SHUTDOWN_CLOSE, 'server shutdown');
+      if (socket.readyState === WebSocket.OPEN) socket.close(WS_CLOSE.SERVICE_RESTART, 'server shutdown');
     }));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -2,9 +2,12 @@
  * A /ws JSON connection's membership in one Colyseus room, shaped as a Colyseus `Client` so rooms treat SDK and
  * JSON players alike. Room messages (`client.send`) become JSON text frames; the binary protocol the room writes
  * (state patches) is not for this client and is dropped; its joins skip the schema handshake and the full state.
+ * It carries the rooms' ClientLink (rooms/client-link.ts): how a room sends it a pre-serialised frame, and joins its
+ * connection to another room.
  */
 import { EventEmitter } from 'node:events';
 import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
+import { CLIENT_LINK, type ClientLink } from '../../rooms/client-link.ts';
 
 export interface JsonChannel {
   readonly readyState: number;
@@ -13,6 +16,8 @@ export interface JsonChannel {
   sendText(text: string): void;
   /** The room let this membership go (or threw it out) with a close code. */
   membershipEnded(client: JsonClient, code: number | undefined): void;
+  /** Joins the connection to another room (see ClientLink.joinRoom); never rejects. */
+  joinRoom(roomId: string): Promise<void>;
 }
 
 // The Client interface types messages per room; a JSON channel carries any of them.
@@ -22,7 +27,7 @@ export class JsonClient implements Client, ClientPrivate {
   readonly ref = new EventEmitter();
   readonly sessionId: string;
   readonly channel: JsonChannel;
-  readonly isJson = true;
+  readonly [CLIENT_LINK]: ClientLink;
   state: ClientState = ClientState.JOINING;
   reconnectionToken = '';
   userData: unknown;
@@ -35,6 +40,10 @@ export class JsonClient implements Client, ClientPrivate {
   constructor(sessionId: string, channel: JsonChannel) {
     this.sessionId = sessionId;
     this.channel = channel;
+    this[CLIENT_LINK] = {
+      sendText: (text) => channel.sendText(text),
+      joinRoom: (roomId) => channel.joinRoom(roomId),
+    };
   }
 
   send(type: any, message?: any, _options?: ISendOptions): void {
@@ -79,8 +88,4 @@ export class JsonClient implements Client, ClientPrivate {
     this.readyState = 3;
     this.ref.emit('close');
   }
-}
-
-export function isJsonClient(client: Client): client is JsonClient {
-  return (client as Partial<JsonClient>).isJson === true;
 }

@@ -1,49 +1,34 @@
 /**
  * One /ws socket: first-message authentication, the JSON envelope, the per-connection message limit, and the
- * routing of spec events to the room that owns them. Game rules live in the rooms; this only translates.
+ * routing of spec events to the room that owns them: the world, and a room a room linked the connection to
+ * (rooms/client-link.ts: a trade room, joined before the player is told the trade started). Game rules live in the
+ * rooms; this only translates, and knows no game event by name beyond its own (authenticate, world:*).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { connectClientToRoom, createAuthContext, matchMaker, type AuthContext } from '@colyseus/core';
+import { CloseCode, connectClientToRoom, createAuthContext, matchMaker, type AuthContext } from '@colyseus/core';
 import WebSocket from 'ws';
-import { clientAddressOf } from '../auth/index.ts';
+import { VERIFIED_IDENTITY, type VerifiedIdentity } from '../auth/verified-identity.ts';
+import { ROOM_CLOSE, WS_CLOSE } from '../close-codes.ts';
+import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
 import { encodeEnvelope, parseEnvelope } from './envelope.ts';
 import { JsonClient, type JsonChannel } from './json-client.ts';
+import { clientAddressOf } from './socket-address.ts';
 
-export const WS_CLOSE = {
-  NORMAL: 1000,
-  UNSUPPORTED_DATA: 1003,
-  POLICY_VIOLATION: 1008,
-  MESSAGE_TOO_BIG: 1009,
-  INTERNAL_ERROR: 1011,
-  SERVICE_RESTART: 1012,
-  AUTH_FAILED: 4001,
-} as const;
+export type { VerifiedIdentity } from '../auth/verified-identity.ts';
 
 /** Colyseus close codes → /ws close codes (Colyseus' SERVER_SHUTDOWN is 4001, which /ws uses for auth failures). */
 function jsonCloseCode(colyseusCode: number | undefined): number {
   switch (colyseusCode) {
-    case 4001: return WS_CLOSE.SERVICE_RESTART;
+    case CloseCode.SERVER_SHUTDOWN: return WS_CLOSE.SERVICE_RESTART;
     // The world ended the session because its rights ended (rooms/world/features/session-rights.ts).
-    case 4401: return WS_CLOSE.AUTH_FAILED;
-    case 4002: return WS_CLOSE.INTERNAL_ERROR;
-    case WS_CLOSE.POLICY_VIOLATION: return WS_CLOSE.POLICY_VIOLATION;
+    case ROOM_CLOSE.SESSION_ENDED: return WS_CLOSE.AUTH_FAILED;
+    case CloseCode.WITH_ERROR: return WS_CLOSE.INTERNAL_ERROR;
+    case ROOM_CLOSE.FLOOD: return WS_CLOSE.POLICY_VIOLATION;
     default: return WS_CLOSE.NORMAL;
   }
 }
-
-export interface VerifiedIdentity {
-  accountId: string;
-  roles: readonly string[];
-  characterId?: string;
-}
-
-/**
- * Key under which the adapter puts the identity it verified on the auth context it hands the matchmaker, so a
- * room's onAuth need not verify (and count) the token again. A symbol: nothing from the network can set it.
- */
-export const VERIFIED_IDENTITY = Symbol('verifiedIdentity');
 
 /** A JSON client never decodes the room's schema: Colyseus need not build (or send) its reflection handshake. */
 const JSON_JOIN = { skipHandshake: true } as const;
@@ -52,11 +37,6 @@ const JSON_JOIN = { skipHandshake: true } as const;
 export interface CodedError {
   code: string;
   message: string;
-}
-
-export interface MessageAdmission {
-  /** 'allow' handle it · 'reject' drop it with an error event · 'close' the connection keeps flooding. */
-  hit(now: number): 'allow' | 'reject' | 'close';
 }
 
 /** A verified identity; `issuedToken` is set when the server created a temporary identity (anonymous mode). */
@@ -109,7 +89,10 @@ export class JsonConnection implements JsonChannel {
   private token: string | undefined;
   private authTimer: NodeJS.Timeout | undefined;
   private world: RoomMembership | undefined;
-  private trade: RoomMembership | undefined;
+  /** The room a room linked this connection to (a trade room), besides the world. */
+  private linked: RoomMembership | undefined;
+  /** While joining a linked room: frames wait, so those sent after the room's first event reach it. */
+  private linking: Promise<void> | undefined;
   private joining = false;
   /** While entering the world: game events wait for the join, since the room talks to the client during it. */
   private worldJoin: Promise<unknown> | undefined;
@@ -117,9 +100,6 @@ export class JsonConnection implements JsonChannel {
   private leaving: Promise<void> | undefined;
   private leavingClient: { client: JsonClient; done: () => void } | undefined;
   private alive = true;
-  /** While the socket joins a trade room: trade events wait so `tradeStarted` arrives first. */
-  private tradeJoin: Promise<void> | undefined;
-  private heldTradeEvents: Array<{ type: string; data: unknown }> = [];
   /** The last frame in line (see enqueue). */
   private inbox: Promise<void> = Promise.resolve();
 
@@ -147,44 +127,12 @@ export class JsonConnection implements JsonChannel {
   }
 
   sendEvent(type: string, data: unknown): void {
-    if (type === 'tradeStarted' && typeof (data as { roomId?: unknown })?.roomId === 'string') {
-      this.beginTradeJoin(type, data as { roomId: string });
-      return;
-    }
-    if (this.tradeJoin && type.startsWith('trade')) {
-      this.heldTradeEvents.push({ type, data });
-      return;
-    }
     if (this.socket.readyState === WebSocket.OPEN) this.send(type, encodeEnvelope(type, data));
   }
 
   private send(type: string, frame: string): void {
     this.services.countOutbound?.(type);
     this.socket.send(frame);
-  }
-
-  /**
-   * The server told this player a trade started: join its TradeRoom first, then pass `tradeStarted` on (and any
-   * trade event sent meanwhile), so the trade events the client sends next reach the room.
-   */
-  private beginTradeJoin(type: string, data: { roomId: string }): void {
-    const previous = this.tradeJoin ?? Promise.resolve();
-    const join = previous.then(async () => {
-      try {
-        if (this.alive) await this.joinTrade(data.roomId);
-      } catch (error) {
-        this.log.warn({ err: error, roomId: data.roomId }, 'could not join the trade room');
-      }
-    }).finally(() => {
-      if (this.tradeJoin === join) this.tradeJoin = undefined;
-      const held = this.heldTradeEvents;
-      this.heldTradeEvents = [];
-      if (this.socket.readyState === WebSocket.OPEN) {
-        this.send(type, encodeEnvelope(type, data));
-        for (const event of held) this.send(event.type, encodeEnvelope(event.type, event.data));
-      }
-    });
-    this.tradeJoin = join;
   }
 
   /** Sends a frame already serialised by the room (world:update fragments: counted as `world:update`). */
@@ -198,8 +146,8 @@ export class JsonConnection implements JsonChannel {
       this.leavingClient = undefined;
       this.leaving = undefined;
       this.sendEvent('world:left', {});
-    } else if (this.trade?.client === client) {
-      this.trade = undefined;
+    } else if (this.linked?.client === client) {
+      this.linked = undefined;
     } else if (this.world?.client === client) {
       this.world = undefined;
       // Thrown out of the world (kicked, shutdown): the connection has nothing left to do.
@@ -207,17 +155,35 @@ export class JsonConnection implements JsonChannel {
     }
   }
 
-  /** Joins this connection to a trade room (the server tells the player a trade started). */
-  async joinTrade(roomId: string): Promise<void> {
+  /**
+   * The ClientLink's joinRoom: a room (the world, when a trade starts) links this connection to another room of this
+   * process and awaits it before telling the player. One join at a time; a join that fails is logged and the
+   * connection stays where it was.
+   */
+  joinRoom(roomId: string): Promise<void> {
+    const join = (this.linking ?? Promise.resolve()).then(async () => {
+      try {
+        if (this.alive) await this.joinLinkedRoom(roomId);
+      } catch (error) {
+        this.log.warn({ err: error, roomId }, 'could not join the linked room');
+      }
+    }).finally(() => {
+      if (this.linking === join) this.linking = undefined;
+    });
+    this.linking = join;
+    return join;
+  }
+
+  private async joinLinkedRoom(roomId: string): Promise<void> {
     const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom | undefined;
     if (!room || !this.token) return;
     const reservation = await matchMaker.joinById(roomId, {}, this.authContext());
     const client = new JsonClient(reservation.sessionId, this);
-    this.trade = { room, client };
+    this.linked = { room, client };
     try {
       await connectClientToRoom(room as never, client, this.authContext(), JSON_JOIN);
     } catch (error) {
-      if (this.trade?.client === client) this.trade = undefined;
+      if (this.linked?.client === client) this.linked = undefined;
       throw error;
     }
     if (!this.alive) client.disconnected();
@@ -269,8 +235,8 @@ export class JsonConnection implements JsonChannel {
     if (type === 'world:enter') return this.enterWorld(data);
     if (type === 'world:leave') return this.leaveWorld();
     if (this.worldJoin) await this.worldJoin.catch(() => {});
-    if (this.tradeJoin) await this.tradeJoin;
-    const target = this.trade?.room.handles(type) ? this.trade : this.world;
+    if (this.linking) await this.linking;
+    const target = this.linked?.room.handles(type) ? this.linked : this.world;
     if (!target) return this.sendError('NOT_IN_WORLD', 'Enter the world first (world:enter)', type);
     await target.room.dispatch(target.client, type, data);
   }
@@ -399,9 +365,9 @@ export class JsonConnection implements JsonChannel {
     this.log.debug('ws connection closed');
     this.alive = false;
     clearTimeout(this.authTimer);
-    this.trade?.client.disconnected();
+    this.linked?.client.disconnected();
     this.world?.client.disconnected();
-    this.trade = undefined;
+    this.linked = undefined;
     this.world = undefined;
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { AdminCodeGate } from '../../src/auth/admin-code.ts';
 import { AuthAttemptLimiter } from '../../src/auth/attempt-limiter.ts';
-import { createLimiterBackend } from '../../src/http/limits/store.ts';
+import { createLimiterBackend } from '../../src/limits/store.ts';
 
 async function gate(code: string | undefined, attemptsPerMinute = 10) {
   const backend = await createLimiterBackend({ keyPrefix: `t${Math.random()}` });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { clientAddress, normalizeAddress } from '../../src/http/limits/client-address.ts';
+import { clientAddress, normalizeAddress } from '../../src/limits/client-address.ts';
 
 function request(remoteAddress: string, forwardedFor?: string): IncomingMessage {
   return { socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } } as unknown as IncomingMessage;

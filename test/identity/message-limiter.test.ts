@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FLOOD_CLOSE_CODE, MessageRateLimiter, type MessageVerdict } from '../../src/http/limits/message-limiter.ts';
+import { FLOOD_CLOSE_CODE, MessageRateLimiter, type MessageVerdict } from '../../src/limits/message-limiter.ts';
 
 function run(limiter: MessageRateLimiter, times: number[]): MessageVerdict[] {
   return times.map((t) => limiter.hit(t));

@@ -11,20 +11,22 @@
  * never by agent tokens, never by what an agent sends through REST, and it is dropped when the session is resumed
  * by a reconnection.
  */
-import { ServerError, type Client } from '@colyseus/core';
+import type { Client } from '@colyseus/core';
 import { z } from 'zod';
 import { agentActor } from '../../../src/agents/actor.ts';
 import { AuthError } from '../../../src/auth/errors.ts';
 import { PLAYER_ROLE, type GuardedSession } from '../../../src/auth/session-guard.ts';
 import type { Identity } from '../../../src/auth/tokens.ts';
+import { ROOM_CLOSE } from '../../../src/close-codes.ts';
 import { gameContext } from '../../../src/context.ts';
 import { GameError } from '../../../src/game/refusal.ts';
+import { joinRefusal } from '../../game-error.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import { PlayerSlot, defineArea, on, type HandlerContext } from '../area.ts';
 import type { WorldApi } from '../world-api.ts';
 
 /** Colyseus close code of a world session whose rights ended (the /ws adapter closes its socket with 4001). */
-export const SESSION_ENDED_CLOSE = 4401;
+export const SESSION_ENDED_CLOSE = ROOM_CLOSE.SESSION_ENDED;
 
 interface PlayerSession extends GuardedSession {
   /** The principal that elevated this session with the admin code (its kind and character binding). */
@@ -48,7 +50,7 @@ export async function recheckJoiningIdentity(identity: Identity): Promise<Identi
   try {
     return await gameContext().auth.recheckIdentity(identity);
   } catch (error) {
-    if (error instanceof AuthError) throw new ServerError(error.status, `${error.code}: ${error.message}`);
+    if (error instanceof AuthError) throw joinRefusal(error.code, error.message);
     throw error;
   }
 }

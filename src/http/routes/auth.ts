@@ -17,7 +17,7 @@ import type { AuthService, Session } from '../../auth/service.ts';
 import { effectiveRoles } from '../../auth/session-guard.ts';
 import { Character } from '../../db/entities/character.ts';
 import type { Database } from '../../db/database.ts';
-import { requestAddress } from '../limits/client-address.ts';
+import { requestAddress } from '../../limits/client-address.ts';
 import { HttpProblem } from '../problem.ts';
 
 const ExchangeBody = z.object({ idpToken: z.string().min(1).max(16_384).optional() });

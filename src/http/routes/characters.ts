@@ -20,7 +20,7 @@ import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOf } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
-import { requestAddress } from '../limits/client-address.ts';
+import { requestAddress } from '../../limits/client-address.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, IdParam, NoQuery, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
 import { activeCharacterId, CharacterSummary, summarize } from './player-world.ts';

@@ -11,7 +11,7 @@ import { AuthError } from '../../auth/errors.ts';
 import { bearerToken } from '../../auth/middleware.ts';
 import type { AuthService } from '../../auth/service.ts';
 import type { GameMetrics } from '../../observability/metrics.ts';
-import { requestAddress } from '../limits/client-address.ts';
+import { requestAddress } from '../../limits/client-address.ts';
 
 function sameSecret(a: string, b: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -11,7 +11,7 @@
  *   write path nobody announced).
  * Live facts (online, the combat level of a character in the world) are read at answer time, never cached.
  * With several processes (REDIS_URL) every route that reads or writes these rows is answered by the process hosting
- * the world (src/cluster/api-forwarder.ts), so that process's cache sees every announced write; a process taking the
+ * the world (src/http/world-api-forwarder.ts), so that process's cache sees every announced write; a process taking the
  * world over starts with an empty cache.
  */
 import { listenForAccountChanges, type AccountChangeListener } from '../../db/account-changes.ts';

@@ -5,9 +5,9 @@
  * are GET/HEAD requests outside the API (the frontend's static files).
  */
 import type { Request, RequestHandler } from 'express';
-import { sendProblem } from '../problem.ts';
-import { requestAddress } from './client-address.ts';
-import type { Limiter } from './store.ts';
+import { sendProblem } from './problem.ts';
+import { requestAddress } from '../limits/client-address.ts';
+import type { Limiter } from '../limits/store.ts';
 
 const PROBES = new Set(['/health', '/status']);
 const LIMITED_READS = /^\/(api|manifests)(\/|$)|^\/env\.js$/;

@@ -5,7 +5,15 @@
  * when it floods — more than `burstRejects` rejections within one second (default: as many as the limit, i.e.
  * sending at twice the rate) — or when it has kept exceeding the limit for `sustainedMs` (default 5 s).
  */
+import { WS_CLOSE } from '../close-codes.ts';
+
 export type MessageVerdict = 'allow' | 'reject' | 'close';
+
+/** What the message limit answers for a connection's next message; the transport and the rooms depend on this only. */
+export interface MessageAdmission {
+  /** 'allow' handle it · 'reject' drop it with an error event · 'close' the connection keeps flooding. */
+  hit(now: number): MessageVerdict;
+}
 
 export interface MessageLimiterOptions {
   perSecond: number;
@@ -20,10 +28,10 @@ export interface MessageLimiterOptions {
 }
 
 /** WebSocket close code for a flooding client (RFC 6455: policy violation). */
-export const FLOOD_CLOSE_CODE = 1008;
+export const FLOOD_CLOSE_CODE = WS_CLOSE.POLICY_VIOLATION;
 const WINDOW_MS = 1000;
 
-export class MessageRateLimiter {
+export class MessageRateLimiter implements MessageAdmission {
   private readonly perSecond: number;
   private readonly burstRejects: number;
   private readonly sustainedMs: number;

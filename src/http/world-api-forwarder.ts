@@ -7,10 +7,10 @@
  */
 import http from 'node:http';
 import type { RequestHandler } from 'express';
-import { requestAddress } from '../http/limits/client-address.ts';
-import { sendProblem } from '../http/problem.ts';
-import type { Cluster } from './cluster.ts';
-import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relaySignature } from './ws-relay.ts';
+import { requestAddress } from '../limits/client-address.ts';
+import type { Cluster } from '../cluster/cluster.ts';
+import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relaySignature } from '../cluster/ws-relay.ts';
+import { sendProblem } from './problem.ts';
 
 const ANSWERED_ANYWHERE = /^\/api\/(auth|data|template)(\/|$)|^\/api\/openapi\.json$/;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'proxy-connection', 'te', 'trailer']);

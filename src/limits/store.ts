@@ -5,8 +5,8 @@
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../../config.ts';
-import type { Logger } from '../../logger.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
 
 export interface LimiterSpec {
   /** Key namespace, e.g. "rest" or "auth". */

@@ -1,0 +1,44 @@
+/**
+ * The rooms' port to a transport other than the Colyseus SDK protocol. Rooms declare it and never import a
+ * transport; a transport whose clients are not SDK sockets (the /ws JSON adapter, src/transport/json-client.ts) puts
+ * a ClientLink on each Client object it hands the rooms. An SDK client has none: it reads the schema state, the room
+ * limits and counts its messages, and it joins other rooms itself (e.g. a TradeRoom by the roomId of `tradeStarted`).
+ */
+import type { Client } from '@colyseus/core';
+
+export interface ClientLink {
+  /**
+   * Sends a frame the room serialised itself (e.g. `world:update` assembled from per-tick JSON). The client reads
+   * JSON events only: it gets no schema state or view, and its connection limits and counts its own messages.
+   */
+  sendText(text: string): void;
+  /**
+   * Joins the client's connection to another room of this process (a trade room) and resolves once it is in, so
+   * that whatever the room sends reaches it and the events it sends next are routed there. Never rejects: a join
+   * that fails is logged by the transport, and the connection stays where it was.
+   */
+  joinRoom(roomId: string): Promise<void>;
+}
+
+/** Where a transport puts its link on a Client. A symbol: no room state or client option can set it. */
+export const CLIENT_LINK = Symbol('clientLink');
+
+type LinkedClient = Client & { [CLIENT_LINK]?: ClientLink };
+
+/** The client's link, or undefined for an SDK client. */
+export function clientLink(client: Client): ClientLink | undefined {
+  return (client as LinkedClient)[CLIENT_LINK];
+}
+
+/** Whether the client came through a linked transport (JSON events only) rather than the SDK protocol. */
+export function isLinkedClient(client: Client): boolean {
+  return clientLink(client) !== undefined;
+}
+
+/**
+ * Joins a linked client's connection to the room `roomId` (call it before telling the client about the room, so
+ * the room's first events and the client's next actions reach the room). Nothing to do for an SDK client.
+ */
+export async function linkClient(client: Client, roomId: string): Promise<void> {
+  await clientLink(client)?.joinRoom(roomId);
+}
