@@ -5,7 +5,7 @@
  * are checked in SQL (npc_kills, inventory and bank rows, skill levels) with item totals conserved.
  */
 import assert from 'node:assert/strict';
-import { activityOf, setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
+import { currentActivity as activityOf, setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { worldOf } from '../../rooms/world/running-world.ts';
 import { addToBank, emptyBank } from '../../src/game/bank.ts';
 import { xpForLevel } from '../../src/game/skills.ts';
