@@ -7,9 +7,10 @@
  * many. Over it the request is refused RATE_LIMITED (with retryAfterMs) before any transaction starts: nothing
  * changes. Server-driven moves (deaths, gathering, NPC drops, admin commands) are not counted.
  *
- * In memory of the process hosting the world: every character of an account is in that process's world.
+ * In memory of the world (the `itemBudgets` slot): every character of an account is in that process's one world.
  */
 import { GameError } from '../../src/game/refusal.ts';
+import { WorldSlot } from './area.ts';
 
 interface Bucket {
   tokens: number;
@@ -63,14 +64,5 @@ export class ItemTransactionBudget {
   }
 }
 
-const budgets = new WeakMap<object, ItemTransactionBudget>();
-
-/** The budget of the running server (one per configuration object, so each test server has its own). */
-export function itemBudgetFor(config: { itemTransactionsPerSecond: number }): ItemTransactionBudget {
-  let budget = budgets.get(config);
-  if (!budget) {
-    budget = new ItemTransactionBudget(config.itemTransactionsPerSecond);
-    budgets.set(config, budget);
-  }
-  return budget;
-}
+/** The budgets of a world, at the configured rate (ITEM_TRANSACTIONS_PER_SECOND). */
+export const itemBudgets = new WorldSlot<ItemTransactionBudget>('itemBudgets', (world) => new ItemTransactionBudget(world.context().config.itemTransactionsPerSecond));

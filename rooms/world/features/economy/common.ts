@@ -14,7 +14,7 @@ import type { Levels } from '../../../../src/game/skills.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
-import { itemBudgetFor } from '../../item-budget.ts';
+import { itemBudgets } from '../../item-budget.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import type { NpcEntity } from '../../world-entities.ts';
@@ -108,7 +108,7 @@ export async function moveOwnItems<T>(
 ): Promise<T> {
   player.assertFree(action);
   // The one place player-asked item transactions start: each spends the account's budget first (item-budget.ts).
-  itemBudgetFor(world.context().config).spend(player.accountId);
+  itemBudgets.of(world).spend(player.accountId);
   return moveItems(world, [player.id], async (tx, loaded) => {
     const { value, after } = await work(tx, loaded.get(player.id)!);
     return { value, write: after ? new Map([[player.id, after]]) : new Map() };
