@@ -3,7 +3,6 @@
  * their event tables; docs/architecture.md lists the result.
  */
 import type { WorldArea } from './area.ts';
-import type { WorldFeature } from './world-api.ts';
 import { agents } from './features/agents.ts';
 import { chat } from './features/chat.ts';
 import { bank } from './features/economy/bank.ts';
@@ -15,15 +14,21 @@ import { shops } from './features/economy/shops.ts';
 import { movement } from './features/movement.ts';
 import { quests } from './features/quests/index.ts';
 import { sessionRights } from './features/session-rights.ts';
+import { admin } from './features/admin/index.ts';
+import { npcs } from './features/npcs/wander.ts';
+import { combat } from './features/skills/combat.ts';
 import { skills } from './features/skills/index.ts';
+import { prayer } from './features/skills/prayer.ts';
+import { resources } from './features/skills/work.ts';
+import { social } from './features/social/index.ts';
 import { trade } from './features/trade-requests.ts';
-
-// TRANSITION (issue #18): features not yet in the area shape; removed once every feature is an area.
-const legacy = (feature: WorldFeature): WorldArea => ({ name: feature.name, messages: {}, sends: [], install: (world) => feature.install(world) });
 
 export const WORLD_AREAS: readonly WorldArea[] = [
   movement, chat,
   // The economy: death comes last so its expiry sweep runs after the shops' restock and the teleport casts.
   inventory, equipment, bank, shops, teleport, death,
-  agents, trade, ...[skills].map(legacy), quests, sessionRights,
+  agents, trade,
+  // The game on the tick: nodes and fires, the NPCs' fights, their wandering, then each player's activity step.
+  resources, combat, npcs, skills, prayer, social, admin,
+  quests, sessionRights,
 ];
