@@ -77,6 +77,15 @@ export function addItems(
   return applyTransfer(inventory, items, [], adds);
 }
 
+/** The stack in a slot, checking (when given) that it holds the expected item. */
+export function stackIn(inventory: Inventory, slot: number, itemId?: string): Result<InventoryItem, InventoryCode> {
+  if (!isValidSlot(inventory, slot)) return refuse('INVALID_SLOT', `slots must be whole numbers from 0 to ${inventory.length - 1}`);
+  const held = inventory[slot];
+  if (!held) return refuse('EMPTY_SLOT', `slot ${slot} is empty`);
+  if (itemId !== undefined && held.itemId !== itemId) return refuse('ITEM_MISMATCH', `slot ${slot} holds ${held.itemId}, not ${itemId}`);
+  return ok(held);
+}
+
 /** Takes `quantity` from one slot; returns what was taken (with the slot's metadata). */
 export function removeFromSlot(
   inventory: Inventory,

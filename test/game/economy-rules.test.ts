@@ -1,6 +1,7 @@
 /**
  * The economy rules that left the room handlers (issue #18): home teleport casts, the shop's view and stock
- * reservation, the bank's view and tab check, partial drops, eating at the world's health scale, kept items.
+ * reservation, the bank's view and tab check, the stack in a slot, partial drops, eating at the world's health scale,
+ * kept items.
  */
 import assert from 'node:assert/strict';
 import { addToBank, bankState, checkInTab, createTab, emptyBank, BANK_CAPACITY } from '../../src/game/bank.ts';
@@ -10,6 +11,7 @@ import { emptyEquipment } from '../../src/game/equipment.ts';
 import { healthAfterEating } from '../../src/game/food.ts';
 import { dropFromInventory } from '../../src/game/ground-items.ts';
 import { adjustStock, buyPrice, createStoreState, sellPrice, shopView } from '../../src/game/shop.ts';
+import { stackIn } from '../../src/game/inventory.ts';
 import { homeTeleportRefusal, startCast, stepCast } from '../../src/game/teleport.ts';
 import { Store } from '../../src/manifests/schemas/stores.ts';
 import { ITEMS, frozen, inventoryOf } from './support/fixtures.ts';
@@ -84,6 +86,16 @@ describe('economy rules', () => {
   });
 
   describe('drops, food and death', () => {
+    it('reads the stack in a slot, checking the item when asked', () => {
+      const inventory = inventoryOf([0, 'shrimp', 1]);
+      assert.deepEqual(expectOk(stackIn(inventory, 0)), { itemId: 'shrimp', quantity: 1 });
+      assert.deepEqual(expectOk(stackIn(inventory, 0, 'shrimp')), { itemId: 'shrimp', quantity: 1 });
+      expectCode(stackIn(inventory, 0, 'logs'), 'ITEM_MISMATCH');
+      expectCode(stackIn(inventory, 1), 'EMPTY_SLOT');
+      expectCode(stackIn(inventory, 28), 'INVALID_SLOT');
+      expectCode(stackIn(inventory, 0.5), 'INVALID_SLOT');
+    });
+
     it('drops part of a stack, clamps to the stack and drops all of it by default', () => {
       const inventory = inventoryOf([0, 'feather', 10]);
       const where = { id: 'g', x: 1, z: 2, ownerId: 'me', now: 0 };

@@ -7,7 +7,6 @@ import { loadSkillLevels } from '../../../../src/db/character-stats.ts';
 import { ItemTransactionRefused, type Containers, type ItemTransactionOptions } from '../../../../src/db/item-transaction.ts';
 import type { Transaction } from '../../../../src/db/transaction.ts';
 import { chebyshev, distanceToRect } from '../../../../src/game/geometry.ts';
-import { isValidSlot, type Inventory, type InventoryItem } from '../../../../src/game/inventory.ts';
 import { MAX_STACK, isValidQuantity } from '../../../../src/game/quantity.ts';
 import type { Result } from '../../../../src/game/result.ts';
 import type { Levels } from '../../../../src/game/skills.ts';
@@ -71,15 +70,6 @@ export function checkQuantity(value: number): number {
 
 export function checkAmount(value: number | 'all'): number | 'all' {
   return value === 'all' ? value : checkQuantity(value);
-}
-
-/** The stack in a slot, checking (when given) that it holds the expected item. */
-export function heldIn(inventory: Inventory, slot: number, itemId?: string): InventoryItem {
-  if (!isValidSlot(inventory, slot)) refuse('INVALID_SLOT', `slots must be whole numbers from 0 to ${inventory.length - 1}`);
-  const held = inventory[slot];
-  if (!held) refuse('EMPTY_SLOT', `slot ${slot} is empty`);
-  if (itemId !== undefined && held.itemId !== itemId) refuse('ITEM_MISMATCH', `slot ${slot} holds ${held.itemId}, not ${itemId}`);
-  return held;
 }
 
 /** The character's skill levels as committed (read inside the transaction). */

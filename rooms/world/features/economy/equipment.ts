@@ -4,7 +4,8 @@ import { equip, unequip, type EquipmentSlot } from '../../../../src/game/equipme
 import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { SlotNumber, heldIn, loadLevels, moveOwnItems, unwrap } from './common.ts';
+import { stackIn } from '../../../../src/game/inventory.ts';
+import { SlotNumber, loadLevels, moveOwnItems, unwrap } from './common.ts';
 
 export const EquipRequest = z.object({ inventorySlot: SlotNumber, itemId: z.string().optional() }).strict();
 export const UnequipRequest = z.object({ slot: z.string().max(32) }).strict();
@@ -12,7 +13,7 @@ export const UnequipRequest = z.object({ slot: z.string().max(32) }).strict();
 /** Wears the item in an inventory slot (optionally checking which item it is); returns the item id. */
 export function equipFromSlot(world: WorldApi, player: OnlinePlayer, inventorySlot: number, itemId?: string): Promise<string> {
   return moveOwnItems(world, player, 'equip items', async (tx, containers) => {
-    const held = heldIn(containers.inventory, inventorySlot, itemId);
+    const held = unwrap(stackIn(containers.inventory, inventorySlot, itemId));
     const levels = await loadLevels(tx, player.id);
     const after = unwrap(equip(containers, world.data.itemsById, inventorySlot, levels));
     return { value: held.itemId, after: { ...containers, ...after } };

@@ -9,7 +9,7 @@ import { loadPrayerXp, writeHealth, writePrayerXp } from '../../../../src/db/cha
 import { deleteGroundItem, insertGroundItems, lockGroundItem } from '../../../../src/db/ground-items.ts';
 import { eat, healthAfterEating } from '../../../../src/game/food.ts';
 import { dropFromInventory, pickUp, type GroundItem } from '../../../../src/game/ground-items.ts';
-import { moveSlot } from '../../../../src/game/inventory.ts';
+import { moveSlot, stackIn } from '../../../../src/game/inventory.ts';
 import { buryBones } from '../../../../src/game/prayer.ts';
 import { addXp } from '../../../../src/game/skills.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
@@ -17,7 +17,7 @@ import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { grantXp } from '../skills/skill-book.ts';
-import { ItemId, QuantityValue, SlotNumber, checkQuantity, heldIn, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
+import { ItemId, QuantityValue, SlotNumber, checkQuantity, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { equipFromSlot } from './equipment.ts';
 import { worldEconomy } from './state.ts';
 
@@ -28,7 +28,7 @@ export const PickupRequest = z.object({ groundItemId: z.string().min(1).max(64) 
 
 async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {
   const healed = await moveOwnItems(world, player, 'eat', async (tx, containers) => {
-    heldIn(containers.inventory, slot, itemId);
+    unwrap(stackIn(containers.inventory, slot, itemId));
     const before = player.state.health;
     const ate = unwrap(eat(containers.inventory, world.data.itemsById, slot, before, player.state.maxHealth));
     const health = healthAfterEating(before, player.state.maxHealth, world.data.itemsById.get(itemId)!.heal!);
@@ -47,7 +47,7 @@ async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, item
  */
 async function bury(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {
   const gained = await moveOwnItems(world, player, 'bury bones', async (tx, containers) => {
-    heldIn(containers.inventory, slot, itemId);
+    unwrap(stackIn(containers.inventory, slot, itemId));
     const buried = unwrap(buryBones(containers.inventory, world.data.itemsById, slot));
     await writePrayerXp(tx, player.id, addXp(await loadPrayerXp(tx, player.id), Math.floor(buried.xp)));
     return { value: buried.xp, after: { ...containers, inventory: buried.inventory } };
