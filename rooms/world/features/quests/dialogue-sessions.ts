@@ -14,11 +14,10 @@ import { WorldSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { NpcEntity } from '../../world-entities.ts';
-import { bankState } from '../economy/bank.ts';
+import { bankState } from '../../../../src/game/bank.ts';
 import { REACH, assertNearBank } from '../economy/common.ts';
 import { shopState, storeNear } from '../economy/shops.ts';
-import { economyOf } from '../economy/state.ts';
-import { skillsOf } from '../skills/skill-book.ts';
+import { skillBooks } from '../skills/skill-book.ts';
 import { changeQuest, questBookOf } from './quest-book.ts';
 
 /** A dialogue stays open while the player is within this many tiles of the NPC (talking needs REACH). */
@@ -41,7 +40,7 @@ function npcRef(npc: NpcEntity): Record<string, unknown> {
 }
 
 function contextOf(world: WorldApi, player: OnlinePlayer): DialogueContext {
-  return { log: questBookOf(player).log, quests: world.data.questsById, levels: skillsOf(player).snapshot(), inventory: player.containers.inventory };
+  return { log: questBookOf(player).log, quests: world.data.questsById, levels: skillBooks.of(player).snapshot(), inventory: player.containers.inventory };
 }
 
 function stepOrThrow(result: Result<DialogueStep, string>): DialogueStep {
@@ -77,7 +76,7 @@ async function runAction(world: WorldApi, player: OnlinePlayer, action: Dialogue
     const banks = await loadBanks(world.context().db.em.fork(), [player.id]);
     player.client.send('bank:state', bankState(banks.get(player.id)!));
   } else if (action.type === 'openStore') {
-    player.client.send('shop:state', shopState(world, storeNear(world, economyOf(world), player, action.storeId)));
+    player.client.send('shop:state', shopState(world, storeNear(world, player, action.storeId)));
   } else if (action.type === 'startQuest') {
     await changeQuest(world, player, { type: 'start', questId: action.questId });
   } else {
