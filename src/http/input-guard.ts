@@ -5,13 +5,13 @@
  */
 import type { RequestHandler } from 'express';
 import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
-import { HttpProblem } from './problem.ts';
+import { GameError } from '../game/refusal.ts';
 
 /** `%00` in the raw path decodes to NUL in a path parameter. */
 const ENCODED_NUL = /%00/i;
 
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
-  const refuse = (where: 'path' | 'query' | 'body', path: string) => next(new HttpProblem(400, 'VALIDATION_FAILED',
+  const refuse = (where: 'path' | 'query' | 'body', path: string) => next(new GameError('VALIDATION_FAILED',
     `The request ${where === 'path' ? 'path is' : where === 'query' ? 'query is' : 'body is'} not valid`,
     { errors: [{ in: where, path, message: NUL_MESSAGE }] }));
   const url = req.originalUrl ?? req.url;

@@ -15,6 +15,7 @@ import { bearerToken } from '../auth/middleware.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { GameError } from '../game/refusal.ts';
 import { HttpProblem } from './problem.ts';
 
 export const MONITOR_PATH = '/colyseus';
@@ -66,7 +67,7 @@ export function requireOperator(auth: AuthService): RequestHandler {
     // and typed addresses may use them.
     const site = req.get('sec-fetch-site');
     if (/^basic /i.test(header ?? '') && site !== undefined && site !== 'same-origin' && site !== 'none') {
-      throw new HttpProblem(403, 'CROSS_SITE_REFUSED', 'the monitor cannot be used from another site');
+      throw new GameError('CROSS_SITE_REFUSED', 'the monitor cannot be used from another site');
     }
     next();
   };
@@ -76,7 +77,7 @@ export function requireOperator(auth: AuthService): RequestHandler {
 const roomCallFilter: RequestHandler = (req, _res, next) => {
   const method = req.query.method;
   if (method !== undefined && !(typeof method === 'string' && MONITOR_ROOM_METHODS.has(method))) {
-    throw new HttpProblem(403, 'MONITOR_METHOD_REFUSED', `the monitor may only call ${[...MONITOR_ROOM_METHODS].join(', ')} on a room`);
+    throw new GameError('MONITOR_METHOD_REFUSED', `the monitor may only call ${[...MONITOR_ROOM_METHODS].join(', ')} on a room`);
   }
   next();
 };

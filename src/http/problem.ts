@@ -34,7 +34,10 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Thrown by route handlers; the error handler turns it into a problem response. */
+/**
+ * A problem response as the error handler sends it. Routes throw a GameError (problemOf gives its status); an
+ * HttpProblem is thrown only for what the table cannot say, e.g. the monitor's 401 with a Basic challenge.
+ */
 export class HttpProblem extends Error {
   readonly status: number;
   readonly code: string;
@@ -78,16 +81,25 @@ function refusalHeaders(error: GameError, status: number): Record<string, string
   if (error.code === 'INSUFFICIENT_ROLE' || error.code === 'INSUFFICIENT_SCOPE') {
     return { 'WWW-Authenticate': `Bearer realm="${AUTH_REALM}", error="insufficient_scope"` };
   }
-  if (status === 429) return { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds(error) ?? 1))) };
+  const retry = retryAfterSeconds(error);
+  if (status === 429) return { 'Retry-After': String(Math.max(1, Math.ceil(retry ?? 1))) };
+  if (status === 503 && retry !== undefined) return { 'Retry-After': String(Math.max(1, Math.ceil(retry))) };
   return {};
 }
 
-/** Seconds until a refused request may succeed: AuthError's own field, or a `retryAfterMs` detail. */
+/** Refusals worth retrying after a known while, whatever their details say. */
+const RETRY_AFTER_SECONDS: Readonly<Record<string, number>> = {
+  /** The AI-agent service did not answer: ask again shortly. */
+  AGENT_SERVICE_UNAVAILABLE: 5,
+};
+
+/** Seconds until a refused request may succeed: AuthError's own field, a `retryAfterMs` detail, or the code's. */
 function retryAfterSeconds(error: GameError): number | undefined {
   const own = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   if (typeof own === 'number') return own;
   const ms = error.details?.retryAfterMs;
-  return typeof ms === 'number' ? ms / 1000 : undefined;
+  if (typeof ms === 'number') return ms / 1000;
+  return Object.hasOwn(RETRY_AFTER_SECONDS, error.code) ? RETRY_AFTER_SECONDS[error.code] : undefined;
 }
 
 export function problemBody(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}): ProblemBody {

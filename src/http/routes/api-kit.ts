@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { identityOf, requireRole, requireScope } from '../../auth/middleware.ts';
 import type { Identity, TokenScope } from '../../auth/tokens.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -75,8 +75,8 @@ function closestIssues(issue: Issue): Issue[] {
   return branches.reduce((best, branch) => (score(branch) < score(best) ? branch : best));
 }
 
-function validationProblem(where: 'path' | 'query' | 'body', error: z.ZodError): HttpProblem {
-  return new HttpProblem(400, 'VALIDATION_FAILED', `The request ${where === 'path' ? 'path parameters are' : where === 'query' ? 'query is' : 'body is'} not valid`, {
+function validationProblem(where: 'path' | 'query' | 'body', error: z.ZodError): GameError {
+  return new GameError('VALIDATION_FAILED', `The request ${where === 'path' ? 'path parameters are' : where === 'query' ? 'query is' : 'body is'} not valid`, {
     errors: error.issues.flatMap(closestIssues).map((issue) => ({ in: where, path: issue.path.join('.'), message: issue.message })),
   });
 }

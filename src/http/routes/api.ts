@@ -16,7 +16,7 @@ import { registerPlayerDataRoutes } from './player-data.ts';
 import { registerPlayerWorldRoutes } from './player-world.ts';
 import { registerTemplateRoutes } from './templates.ts';
 import { registerVoiceRoutes } from './voice.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 
 export interface GameApi {
   readonly routers: Router[];
@@ -53,7 +53,7 @@ export function createGameApi(context: GameContext): GameApi {
   const openApiDocument = () => (document ??= buildOpenApiDocument(registry));
   router.get('/api/openapi.json', (req, res) => {
     const extra = Object.keys(req.query as object);
-    if (extra.length > 0) throw new HttpProblem(400, 'VALIDATION_FAILED', 'this endpoint takes no query parameters', { errors: extra.map((path) => ({ in: 'query', path, message: 'unknown parameter' })) });
+    if (extra.length > 0) throw new GameError('VALIDATION_FAILED', 'this endpoint takes no query parameters', { errors: extra.map((path) => ({ in: 'query', path, message: 'unknown parameter' })) });
     res.set('Cache-Control', 'public, max-age=300').json(openApiDocument());
   });
 

@@ -18,7 +18,7 @@ import { effectiveRoles } from '../../auth/session-guard.ts';
 import { Character } from '../../db/entities/character.ts';
 import type { Database } from '../../db/database.ts';
 import { requestAddress } from '../../limits/client-address.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 
 const ExchangeBody = z.object({ idpToken: z.string().min(1).max(16_384).optional() });
 const CharacterTokenBody = z.object({ characterId: z.string().min(1).max(200) });
@@ -26,7 +26,7 @@ const CharacterTokenBody = z.object({ characterId: z.string().min(1).max(200) })
 function parseBody<T>(schema: z.ZodType<T>, req: Request): T {
   const result = schema.safeParse(req.body ?? {});
   if (!result.success) {
-    throw new HttpProblem(400, 'VALIDATION_FAILED', 'The request body is not valid', {
+    throw new GameError('VALIDATION_FAILED', 'The request body is not valid', {
       errors: result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     });
   }

@@ -21,7 +21,7 @@ import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOf } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { requestAddress } from '../../limits/client-address.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 import { defineRoute, IdParam, NoQuery, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
 import { activeCharacterId, CharacterSummary, summarize } from './player-world.ts';
 
@@ -146,7 +146,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     try {
       created = await createCharacter(em(), context.data, { accountId: identity.accountId, name: body.name, templateId: body.templateId });
     } catch (error) {
-      if (error instanceof CharacterCreationRefused) throw new HttpProblem(error.status, error.code, error.message);
+      if (error instanceof CharacterCreationRefused) throw new GameError(error.code, error.message);
       throw error;
     }
     res.status(201).location(`/api/character/${created.id}`).json(summarize(context, created, await activeCharacterId(context, identity)));
@@ -172,7 +172,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     const character = await assertMayActAs(fork, identity, params.characterId);
     // A character that has just left (its session ended) is gone once its save is written: wait for that.
     await context.leaving.get(character.id)?.catch(() => {});
-    if (context.online.has(character.id)) throw new HttpProblem(409, 'CHARACTER_ONLINE', 'leave the world before deleting this character');
+    if (context.online.has(character.id)) throw new GameError('CHARACTER_ONLINE', 'leave the world before deleting this character');
     await fork.nativeDelete(Character, { id: character.id });
     accountChanged(identity.accountId);
     res.status(204).end();

@@ -16,7 +16,7 @@ import type { GameContext } from '../../context.ts';
 import { BankItem, BankTab, Character, EQUIPMENT_SLOTS, EquipmentSlot, Friendship, InventorySlot } from '../../db/entities/index.ts';
 import { journalOf, loadQuestProgress } from '../../db/quest-progress.ts';
 import { INVENTORY_SIZE } from '../../game/inventory.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 import { defineRoute, IdParam, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
 import { activeCharacterId } from './player-world.ts';
 
@@ -76,7 +76,7 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
 
   async function characterFor(identity: Identity, requested: string | undefined): Promise<Character> {
     const id = requested ?? await activeCharacterId(context, identity);
-    if (!id) throw new HttpProblem(400, NO_CHARACTER, 'give ?characterId= or select a character first (POST /api/character/:id/select)');
+    if (!id) throw new GameError(NO_CHARACTER, 'give ?characterId= or select a character first (POST /api/character/:id/select)');
     return assertMayActAs(em(), identity, id);
   }
 
@@ -152,7 +152,7 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
   }, async ({ res, identity, query }) => {
     const character = await characterFor(identity, query.characterId);
     const progress = await loadQuestProgress(em(), character.id);
-    if (!progress) throw new HttpProblem(404, 'CHARACTER_NOT_FOUND', 'no such character');
+    if (!progress) throw new GameError('CHARACTER_NOT_FOUND', 'no such character');
     const quests = journalOf(progress, context.data?.questsById ?? new Map());
     res.json({
       characterId: character.id, questPoints: progress.questPoints, completed: quests.filter((q) => q.status === 'completed').length,

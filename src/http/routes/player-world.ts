@@ -16,7 +16,7 @@ import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
 import { worldOf, type RunningWorld } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { TICK_MS } from '../../game/ticks.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
 import { PlayerCache, type AccountSnapshot } from './player-cache.ts';
 
@@ -201,7 +201,7 @@ export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry,
   }, ({ res }) => {
     const world = worldOf(context);
     const data = context.data;
-    if (!world || !data) throw new HttpProblem(503, 'WORLD_UNAVAILABLE', 'the world is not running');
+    if (!world || !data) throw new GameError('WORLD_UNAVAILABLE', 'the world is not running');
     const counts = new Map<string, number>();
     for (const player of world.players()) {
       for (const area of data.areasById.values()) {

@@ -8,7 +8,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { GameContext } from '../../context.ts';
 import type { CharacterTemplate } from '../../manifests/schemas/templates.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 import { defineRoute, IdParam, NoQuery, type ApiRegistry } from './api-kit.ts';
 
 const Stack = z.object({ itemId: z.string(), name: z.string().nullable(), quantity: z.number().int() });
@@ -51,7 +51,7 @@ export function registerTemplateRoutes(router: Router, registry: ApiRegistry, co
     errors: [400, 404], errorCodes: { 404: ['TEMPLATE_NOT_FOUND'] },
   }, ({ res, params }) => {
     const template = context.data?.templatesById.get(params.templateId);
-    if (!template) throw new HttpProblem(404, 'TEMPLATE_NOT_FOUND', `no template "${params.templateId}"`);
+    if (!template) throw new GameError('TEMPLATE_NOT_FOUND', `no template "${params.templateId}"`);
     res.json(view(template));
   });
 }

@@ -15,7 +15,7 @@ import type { Identity } from '../../auth/tokens.ts';
 import { worldOf } from '../../../rooms/world/running-world.ts';
 import type { Config } from '../../config.ts';
 import type { GameContext } from '../../context.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 import { defineRoute, IdParam, type ApiRegistry } from './api-kit.ts';
 import { activeCharacterId } from './player-world.ts';
 
@@ -76,10 +76,10 @@ export function registerVoiceRoutes(router: Router, registry: ApiRegistry, conte
     if (id !== undefined) return id;
     const inWorld = [...(worldOf(context)?.players() ?? [])].filter((player) => player.accountId === identity.accountId);
     if (inWorld.length === 1) return inWorld[0].id;
-    if (inWorld.length === 0) throw new HttpProblem(409, 'NOT_IN_WORLD', 'none of your characters is in the world; enter it first');
+    if (inWorld.length === 0) throw new GameError('NOT_IN_WORLD', 'none of your characters is in the world; enter it first');
     const active = await activeCharacterId(context, identity);
     if (active !== null && inWorld.some((player) => player.id === active)) return active;
-    throw new HttpProblem(400, 'CHARACTER_REQUIRED', 'several of your characters are in the world: give ?characterId=');
+    throw new GameError('CHARACTER_REQUIRED', 'several of your characters are in the world: give ?characterId=');
   }
 
   defineRoute(router, registry, {
@@ -90,12 +90,12 @@ export function registerVoiceRoutes(router: Router, registry: ApiRegistry, conte
     errorCodes: { 400: ['VALIDATION_FAILED', 'CHARACTER_REQUIRED'], 403: ['CHARACTER_NOT_OWNED'], 404: ['VOICE_NOT_CONFIGURED', 'CHARACTER_NOT_FOUND'], 409: ['NOT_IN_WORLD'] },
   }, async ({ res, identity, query }) => {
     const settings = voiceSettings(context.config);
-    if (!settings) throw new HttpProblem(404, 'VOICE_NOT_CONFIGURED', 'voice chat is not configured on this server');
+    if (!settings) throw new GameError('VOICE_NOT_CONFIGURED', 'voice chat is not configured on this server');
     const characterId = await characterIdFor(identity, query.characterId);
     await assertMayActAs(context.db.em.fork(), identity, characterId);
     const world = worldOf(context);
     const player = world?.player(characterId);
-    if (!world || !player) throw new HttpProblem(409, 'NOT_IN_WORLD', 'the character is not in the world; enter it first');
+    if (!world || !player) throw new GameError('NOT_IN_WORLD', 'the character is not in the world; enter it first');
     const grant = { identity: player.id, name: player.name, room: world.roomId };
     const { token, expiresAt } = await signVoiceToken(settings, grant);
     res.json({ token, url: settings.url, ...grant, expiresAt: expiresAt.toISOString() } satisfies z.infer<typeof VoiceTokenResponse>);

@@ -16,7 +16,7 @@ import type { AuthService } from '../../auth/service.ts';
 import type { GameMetrics } from '../../observability/metrics.ts';
 import { worldSnapshot, worldSummary, worldTiles, type ObservedWorld } from '../../observability/world-view.ts';
 import { requireOperator } from '../operator-tools.ts';
-import { HttpProblem } from '../problem.ts';
+import { GameError } from '../../game/refusal.ts';
 
 export const WORLD_MAP_PATH = '/operator/world-map';
 const PAGE_DIR = fileURLToPath(new URL('../world-map/', import.meta.url));
@@ -38,7 +38,7 @@ export function createWorldMapRouter(metrics: GameMetrics, auth: AuthService): R
   const operator = requireOperator(auth);
   const world = (worldId: unknown): ObservedWorld => {
     const found = typeof worldId === 'string' ? metrics.worlds.get(worldId) : undefined;
-    if (!found) throw new HttpProblem(404, 'WORLD_NOT_FOUND', 'No world room with that id runs in this process');
+    if (!found) throw new GameError('WORLD_NOT_FOUND', 'No world room with that id runs in this process');
     return found;
   };
 
