@@ -4,7 +4,6 @@
  * hands their events to `dispatch` — the same handlers serve both.
  */
 import { CloseCode, ErrorCode, type AuthContext, type Client } from '@colyseus/core';
-import type { z } from 'zod';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
@@ -27,7 +26,7 @@ import { admitWorldEntry } from './world/entry-limit.ts';
 import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
 import { WORLD_AREAS } from './world/areas.ts';
 import { combineAreas } from './world/message-table.ts';
-import type { CommandHandler, LeaveReason, PlayerHandler, WorldApi, WorldEntity } from './world/world-api.ts';
+import type { CommandHandler, LeaveReason, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
 
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
@@ -339,14 +338,6 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   currentTick(): number {
     return this.state.tick;
-  }
-
-  handle<S extends z.ZodType>(type: string, schema: S, handler: PlayerHandler<z.infer<S>>): void {
-    this.registerHandler(type, schema, (client, data) => handler(this.playerOf(client), data, client));
-  }
-
-  command(name: string, handler: (player: OnlinePlayer, args: string[]) => void | Promise<void>): void {
-    this.commands.set(name, (_world, player, args) => handler(player, args));
   }
 
   async runCommand(player: OnlinePlayer, line: string): Promise<void> {

@@ -1,10 +1,7 @@
 /**
- * What the WorldRoom offers the feature modules that make up the game (movement, chat, economy, skills, …).
- * Each feature installs its handlers, tick work and join/leave hooks through this interface, so areas of the
- * game live in their own files and the room stays the same size as they grow.
+ * What the WorldRoom offers the message areas that make up the game (rooms/world/area.ts): their handlers get it
+ * as `world`, and their `install` registers tick work and join / leave / drop / death / start hooks through it.
  */
-import type { Client } from '@colyseus/core';
-import type { z } from 'zod';
 import type { GameContext } from '../../src/context.ts';
 import type { BlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
@@ -15,8 +12,6 @@ import type { OnlinePlayer, Tile } from './online-player.ts';
 export type WorldEntity = TrackedEntity & { readonly state: object };
 
 export type LeaveReason = 'logout' | 'disconnected' | 'server_shutdown' | 'kicked' | 'session_ended';
-
-export type PlayerHandler<T> = (player: OnlinePlayer, data: T, client: Client) => void | Promise<void>;
 
 /** A slash command typed in chat: `/name arg1 arg2`. */
 export type CommandHandler = (world: WorldApi, player: OnlinePlayer, args: string[]) => void | Promise<void>;
@@ -31,9 +26,6 @@ export interface WorldApi {
   context(): GameContext;
   /** The current game tick (600 ms each). */
   currentTick(): number;
-  /** Registers a client event handled for a player in the world (validated with the schema first). */
-  handle<S extends z.ZodType>(type: string, schema: S, handler: PlayerHandler<z.infer<S>>): void;
-  command(name: string, handler: (player: OnlinePlayer, args: string[]) => void | Promise<void>): void;
   /** Runs a `/command args` line typed by the player (UNKNOWN_COMMAND when none is registered). */
   runCommand(player: OnlinePlayer, line: string): Promise<void>;
   player(characterId: string): OnlinePlayer | undefined;
@@ -65,9 +57,4 @@ export interface WorldApi {
   notifyPlayerDied(player: OnlinePlayer): Promise<void>;
   /** Sends an event to every player within `radius` tiles of (x, z) that `accept`s. */
   sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void;
-}
-
-export interface WorldFeature {
-  readonly name: string;
-  install(world: WorldApi): void;
 }

@@ -10,7 +10,7 @@
  */
 import { DeadlockException, LockWaitTimeoutException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { MAIN_TAB_NAME, emptyBank, type Bank, type BankEntry, type BankTab } from '../game/bank.ts';
+import { MAIN_TAB_NAME, type Bank, type BankEntry, type BankTab } from '../game/bank.ts';
 import { EQUIPMENT_SLOTS, emptyEquipment, type Equipment, type EquipmentSlot } from '../game/equipment.ts';
 import { INVENTORY_SIZE, countItem, emptyInventory, type Inventory, type InventoryItem, type ItemMetadata } from '../game/inventory.ts';
 import { COINS } from '../game/shop.ts';

@@ -205,7 +205,6 @@ function currentTarget(world: WorldApi, player: OnlinePlayer, targetId: string):
 }
 
 export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Activity, tick: number): void {
-  const combat = combatWorlds.of(world);
   const target = currentTarget(world, player, activity.targetId!);
   if ('stop' in target) return stopActivity(world, player, target.stop, target.message);
   if (walkedAway(player, activity)) return stopActivity(world, player, 'MOVED');
