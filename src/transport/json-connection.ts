@@ -10,6 +10,7 @@ import { CloseCode, connectClientToRoom, createAuthContext, matchMaker, type Aut
 import WebSocket from 'ws';
 import { VERIFIED_IDENTITY, type VerifiedIdentity } from '../auth/verified-identity.ts';
 import { ROOM_CLOSE, WS_CLOSE } from '../close-codes.ts';
+import { GameError } from '../game/refusal.ts';
 import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
 import { encodeEnvelope, parseEnvelope } from './envelope.ts';
@@ -73,8 +74,8 @@ interface RoutableRoom {
 
 type RoomMembership = { room: RoutableRoom; client: JsonClient };
 
-function invalidReconnection(message = 'The reconnection token is unknown, used or expired'): Error {
-  return Object.assign(new Error(message), { code: 'INVALID_RECONNECTION_TOKEN' });
+function invalidReconnection(message = 'The reconnection token is unknown, used or expired'): GameError {
+  return new GameError('INVALID_RECONNECTION_TOKEN', message);
 }
 
 export class JsonConnection implements JsonChannel {
@@ -320,7 +321,7 @@ export class JsonConnection implements JsonChannel {
       const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom | undefined;
       if (!room) throw invalidReconnection();
       if (!room.sessionBelongsTo?.(reservation.sessionId, this.identity!.accountId)) {
-        throw Object.assign(new Error('That session belongs to another account'), { code: 'FORBIDDEN' });
+        throw new GameError('FORBIDDEN', 'That session belongs to another account');
       }
       const client = new JsonClient(reservation.sessionId, this);
       await connectClientToRoom(room as never, client, this.authContext(), { ...JSON_JOIN, reconnectionToken: secret });
@@ -330,7 +331,7 @@ export class JsonConnection implements JsonChannel {
       const room = matchMaker.getLocalRoomById(roomId) as unknown as RoutableRoom | undefined;
       if (room?.isConnectedWith?.(secret)) {
         // The token of a session that is still connected: it is not taken over (docs/protocol.md).
-        throw Object.assign(new Error('That character is connected; a reconnection token only serves a dropped connection'), { code: 'ALREADY_ONLINE' });
+        throw new GameError('ALREADY_ONLINE', 'That character is connected; a reconnection token only serves a dropped connection');
       }
       throw invalidReconnection();
     }
