@@ -11,8 +11,8 @@ export const notFound: RequestHandler = (req, res) => {
   sendProblem(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
 };
 
-/** Errors raised by body-parser carry a `type` and a client status. */
-const BODY_PARSER_ERRORS: Record<string, [number, string, string]> = {
+/** Errors raised by body-parser carry a `type` and a client status (the matchmaking bodies answer the same). */
+export const BODY_PARSER_ERRORS: Record<string, [number, string, string]> = {
   'entity.parse.failed': [400, 'MALFORMED_JSON', 'The request body is not valid JSON'],
   'entity.too.large': [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the limit'],
   'encoding.unsupported': [415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported'],

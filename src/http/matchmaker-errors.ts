@@ -24,6 +24,7 @@ import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from '../../rooms/wo
 import { authenticateColyseusClient } from '../auth/colyseus.ts';
 import type { Logger } from '../logger.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
+import { BODY_PARSER_ERRORS } from './errors.ts';
 import { problemBody } from './problem.ts';
 
 type Controller = typeof matchMaker.controller;
@@ -174,16 +175,9 @@ export async function matchmakerProblemResponse(response: Response): Promise<Res
   return new Response(JSON.stringify(problemBody(status, code, detail, { error: `${code}: ${detail}` })), { status, headers });
 }
 
-/** Problems for body-parser's refusals of a matchmaking body (the REST API's errors.ts answers the same). */
-const BODY_REFUSALS: Record<string, [number, string, string]> = {
-  'entity.too.large': [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the limit'],
-  'encoding.unsupported': [415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported'],
-  'charset.unsupported': [415, 'UNSUPPORTED_CHARSET', 'The request body charset is not supported'],
-  'request.aborted': [400, 'REQUEST_ABORTED', 'The request was aborted'],
-};
-
 function sendBodyRefusal(req: IncomingMessage, res: ServerResponse, error: { type?: unknown }): void {
-  const [status, code, detail] = BODY_REFUSALS[String(error.type)] ?? [400, 'MALFORMED_JSON', 'The request body is not valid JSON'];
+  // body-parser's refusals of a matchmaking body, as the REST API answers them (errors.ts); anything else is bad JSON.
+  const [status, code, detail] = BODY_PARSER_ERRORS[String(error.type)] ?? BODY_PARSER_ERRORS['entity.parse.failed'];
   const cors = matchMaker.controller.getCorsHeaders(new Headers(req.headers as Record<string, string>));
   const body = JSON.stringify(problemBody(status, code, detail, { error: `${code}: ${detail}` }));
   // The rest of an oversized body is not read: close the connection rather than drain it.
