@@ -23,8 +23,6 @@ import { GOAL_REFUSAL_CODES } from '../../agents/goal-menu.ts';
 import { AvailableGoal, Goal, SetGoalBody } from '../../agents/goals.ts';
 import { MAX_AGENT_NAME } from '../../agents/registry.ts';
 import type { Agent } from '../../db/entities/index.ts';
-import { GameError } from '../../game/refusal.ts';
-import { HttpProblem } from '../problem.ts';
 import { defineRoute, IdParam, NoQuery, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
 
 const AgentParams = z.object({ agentId: IdParam }).strict();
@@ -103,35 +101,6 @@ const AGENT_ERRORS = { 403: ['AGENT_NOT_OWNED', 'INSUFFICIENT_SCOPE'], 404: ['AG
 /** The 404 codes of an unknown manifest id in a goal (goals.ts unknownReference). */
 const UNKNOWN_REFERENCE_CODES = ['AREA_NOT_FOUND', 'ITEM_NOT_GATHERABLE', 'NPC_NOT_FOUND'] as const;
 
-/** The status of each refusal the agent service throws (GameError codes; docs/api.md). */
-const REFUSAL_STATUS: Readonly<Record<string, number>> = {
-  CHARACTER_NOT_FOUND: 404, CHARACTER_NOT_OWNED: 403, AGENT_ALREADY_REGISTERED: 409,
-  AGENT_NOT_FOUND: 404, AGENT_NOT_OWNED: 403, AGENT_REVOKED: 404,
-  GOAL_NOT_FOUND: 404, ...Object.fromEntries(UNKNOWN_REFERENCE_CODES.map((code) => [code, 404])),
-  ...Object.fromEntries(GOAL_REFUSAL_CODES.map((code) => [code, 409])),
-  CHARACTER_OFFLINE: 409, AGENT_SERVICE_BAD_RESPONSE: 502, AGENT_SERVICE_UNAVAILABLE: 503,
-};
-/** Response headers of a refusal: the AI-agent service is worth asking again shortly. */
-const REFUSAL_HEADERS: Readonly<Record<string, Record<string, string>>> = { AGENT_SERVICE_UNAVAILABLE: { 'Retry-After': '5' } };
-
-/** A refusal of the agent service as its problem response; anything else passes unchanged. */
-function problemOf(error: unknown): unknown {
-  if (!(error instanceof GameError)) return error;
-  const status = REFUSAL_STATUS[error.code];
-  if (status === undefined) return error;
-  return new HttpProblem(status, error.code, error.message, error.details ?? {}, REFUSAL_HEADERS[error.code] ?? {});
-}
-
-/** The route handler with the agent service's refusals translated. */
-function answering<C>(handler: (context: C) => Promise<void>): (context: C) => Promise<void> {
-  return async (context) => {
-    try {
-      await handler(context);
-    } catch (error) {
-      throw problemOf(error);
-    }
-  };
-}
 
 // ---- views: the service's records shaped as the documented responses ----
 
@@ -190,12 +159,12 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
     responses: { 201: { description: 'the agent and its token (shown once)', schema: RegisterAgentResponse } },
     errors: [400, 404, 409],
     errorCodes: { 403: ['CHARACTER_NOT_OWNED', 'INSUFFICIENT_SCOPE'], 404: ['CHARACTER_NOT_FOUND'], 409: ['AGENT_ALREADY_REGISTERED'] },
-  }, answering(async ({ res, identity, body }) => {
+  }, async ({ res, identity, body }) => {
     const { agent, characterName, token, expiresAt } = await agents.register(identity, body.characterId, body.name, body.ttlSeconds);
     res.status(201).location(`/api/agent/${agent.id}`).json({
       agent: agentView(agent, characterName, agents.goalsPaused(agent)), token, tokenType: 'Bearer', expiresAt: expiresAt.toISOString(), scope: 'agent',
     } satisfies z.infer<typeof RegisterAgentResponse>);
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'get', path: '/api/agent', tags: ['agent'], scopes: ['player'],
@@ -203,30 +172,30 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
     summary: 'Your agents, newest first (limit/offset pagination; revoked ones with includeRevoked=true)',
     responses: { 200: { description: 'a page of agents', schema: pageOf(AgentSchema) } },
     errors: [400],
-  }, answering(async ({ res, identity, query }) => {
+  }, async ({ res, identity, query }) => {
     const { items, total } = await agents.list(identity.accountId, query.includeRevoked === 'true', query.limit, query.offset);
     res.json(page(items.map(({ agent, characterName }) => agentView(agent, characterName, agents.goalsPaused(agent))), total, query.limit, query.offset));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'get', path: '/api/agent/:agentId', tags: ['agent'], params: AgentParams, query: NoQuery,
     summary: 'One agent (its owner, or the agent itself)',
     responses: { 200: { description: 'the agent', schema: AgentSchema } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     res.json(await viewOf(agents, await agents.authorize(identity, params.agentId, { allowRevoked: true })));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'delete', path: '/api/agent/:agentId', tags: ['agent'], params: AgentParams, query: NoQuery,
     summary: 'Revoke an agent: its token is refused from now on, its goal stops (idempotent)',
     responses: { 200: { description: 'the revoked agent', schema: AgentSchema } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     const agent = await agents.authorize(identity, params.agentId, { allowRevoked: true });
     await agents.revoke(agent);
     res.json(await viewOf(agents, agent));
-  }));
+  });
 
   // ---- goal control ----
 
@@ -235,9 +204,9 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
     summary: 'The agent\'s current goal and progress',
     responses: { 200: { description: 'goal control state', schema: GoalControlResponse } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     res.json(goalControlView(await agents.state(await agents.authorize(identity, params.agentId))));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'post', path: '/api/agents/:agentId/goal', tags: ['agent-goals'], params: AgentParams, query: NoQuery, body: SetGoalBody,
@@ -245,27 +214,27 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
     responses: { 200: { description: 'goal control state', schema: GoalControlResponse } },
     errors: [400, 404, 409],
     errorCodes: { ...AGENT_ERRORS, 404: [...AGENT_ERRORS[404], 'GOAL_NOT_FOUND', ...UNKNOWN_REFERENCE_CODES], 409: [...GOAL_REFUSAL_CODES] },
-  }, answering(async ({ res, identity, params, body }) => {
+  }, async ({ res, identity, params, body }) => {
     res.json(goalControlView(await agents.setGoal(await agents.authorize(identity, params.agentId), body)));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'post', path: '/api/agents/:agentId/goal/stop', tags: ['agent-goals'], params: AgentParams, query: NoQuery,
     summary: 'Stop: the movement path is cancelled at once, automatic goal selection paused, the agent idles; chat still works',
     responses: { 200: { description: 'goal control state, goalsPaused true', schema: GoalControlResponse } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     res.json(goalControlView(await agents.stop(await agents.authorize(identity, params.agentId))));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'post', path: '/api/agents/:agentId/goal/resume', tags: ['agent-goals'], params: AgentParams, query: NoQuery,
     summary: 'Resume autonomous goal selection',
     responses: { 200: { description: 'goal control state, goalsPaused false', schema: GoalControlResponse } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     res.json(goalControlView(await agents.resume(await agents.authorize(identity, params.agentId))));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'post', path: '/api/agents/:agentId/message', tags: ['agent-goals'], params: AgentParams, query: NoQuery, body: MessageBody,
@@ -273,27 +242,27 @@ export function registerAgentRoutes(router: Router, registry: ApiRegistry, agent
     responses: { 200: { description: 'what the agent did', schema: MessageResponse } },
     errors: [400, 404, 409, 502, 503],
     errorCodes: { ...AGENT_ERRORS, 409: ['CHARACTER_OFFLINE', ...GOAL_REFUSAL_CODES], 502: ['AGENT_SERVICE_BAD_RESPONSE'], 503: ['AGENT_SERVICE_UNAVAILABLE'] },
-  }, answering(async ({ res, identity, params, body }) => {
+  }, async ({ res, identity, params, body }) => {
     const { handledBy, reply, chat, state } = await agents.message(await agents.authorize(identity, params.agentId), body.message);
     res.json({ handledBy, reply, chat, ...goalControlView(state) } satisfies z.infer<typeof MessageResponse>);
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'get', path: '/api/agents/:agentId/quick-actions', tags: ['agent-goals'], params: AgentParams, query: NoQuery,
     summary: 'Quick action menu: ready-made requests for the controls, chat and every goal',
     responses: { 200: { description: 'the actions', schema: QuickActionsResponse } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     const agent = await agents.authorize(identity, params.agentId);
     res.json(quickActionsView(agent, await agents.state(agent)));
-  }));
+  });
 
   defineRoute(router, registry, {
     method: 'get', path: '/api/agents/mapping/:agentId', tags: ['agent-goals'], params: AgentParams, query: NoQuery,
     summary: 'Which character (and account) an agent plays',
     responses: { 200: { description: 'the mapping', schema: MappingResponse } },
     errors: [400, 404], errorCodes: AGENT_ERRORS,
-  }, answering(async ({ res, identity, params }) => {
+  }, async ({ res, identity, params }) => {
     res.json(await mappingView(agents, await agents.authorize(identity, params.agentId, { allowRevoked: true })));
-  }));
+  });
 }
