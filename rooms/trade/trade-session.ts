@@ -138,7 +138,7 @@ export class TradeSession {
     room.render(this);
   }
 
-  /** The room exists: tell both players (the /ws adapter joins JSON sockets to the room on this event). */
+  /** The room exists and /ws sockets are linked to it (rooms/client-link.ts): tell both players. */
   start(): void {
     this.touch();
     logTradeStep(this.logger, 'start', { tradeId: this.id, roomId: this.roomId, initiatorId: this.initiator.player.id, partnerId: this.partner.player.id });

@@ -6,25 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { checkCharacterName } from '../game/character-name.ts';
+import { GameError } from '../game/refusal.ts';
 import { combatLevel, SKILLS, startingLevels, xpForLevel, type Skill } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import { accountChanged } from './account-changes.ts';
 import { Character, EquipmentSlot, InventorySlot } from './entities/index.ts';
 
 export const MAX_CHARACTERS_PER_ACCOUNT = 10;
-
-/** A refused creation: a stable code and the HTTP-like status it maps to. */
-export class CharacterCreationRefused extends Error {
-  readonly code: 'INVALID_NAME' | 'TEMPLATE_NOT_FOUND' | 'CHARACTER_LIMIT' | 'NAME_TAKEN';
-  readonly status: 400 | 404 | 409;
-
-  constructor(code: CharacterCreationRefused['code'], status: CharacterCreationRefused['status'], message: string) {
-    super(message);
-    this.name = 'CharacterCreationRefused';
-    this.code = code;
-    this.status = status;
-  }
-}
 
 export interface CharacterRequest {
   accountId: string;
@@ -34,17 +22,17 @@ export interface CharacterRequest {
 
 export async function createCharacter(em: SqlEntityManager, data: GameData | null, request: CharacterRequest): Promise<Character> {
   const check = checkCharacterName(request.name);
-  if (!check.ok) throw new CharacterCreationRefused('INVALID_NAME', 400, check.message);
+  if (!check.ok) throw new GameError('INVALID_NAME', check.message);
   const template = request.templateId !== undefined ? data?.templatesById.get(request.templateId) : undefined;
   if (request.templateId !== undefined && !template) {
-    throw new CharacterCreationRefused('TEMPLATE_NOT_FOUND', 404, `no template "${request.templateId}"`);
+    throw new GameError('TEMPLATE_NOT_FOUND', `no template "${request.templateId}"`);
   }
   const fork = em.fork();
   const limitReached = () =>
-    new CharacterCreationRefused('CHARACTER_LIMIT', 409, `an account holds at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
+    new GameError('CHARACTER_LIMIT', `an account holds at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
   // A cheap early answer; the count that decides is the one inside the transaction below.
   if (await fork.count(Character, { accountId: request.accountId }) >= MAX_CHARACTERS_PER_ACCOUNT) throw limitReached();
-  const taken = () => new CharacterCreationRefused('NAME_TAKEN', 409, 'that name is taken');
+  const taken = () => new GameError('NAME_TAKEN', 'that name is taken');
   if (await fork.count(Character, { name: { $ilike: check.name } }) > 0) throw taken();
   const id = randomUUID();
   try {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { GameError } from '../game/refusal.ts';
 import type { GameData } from '../manifests/game-data.ts';
-import { CharacterCreationRefused, createCharacter as createCharacterRow } from './character-creation.ts';
+import { createCharacter as createCharacterRow } from './character-creation.ts';
 import { Character, IgnoreEntry, PlayerSession } from './entities/index.ts';
 
 export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string, characterId: string): Promise<Character> {
@@ -21,12 +21,7 @@ export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string
 export async function createCharacter(em: SqlEntityManager, data: GameData, accountId: string, request: unknown): Promise<Character> {
   const { name, templateId } = (request ?? {}) as { name?: unknown; templateId?: unknown };
   if (templateId !== undefined && typeof templateId !== 'string') throw new GameError('INVALID_REQUEST', 'templateId must be a string');
-  try {
-    return await createCharacterRow(em, data, { accountId, name, templateId });
-  } catch (error) {
-    if (error instanceof CharacterCreationRefused) throw new GameError(error.code, error.message);
-    throw error;
-  }
+  return createCharacterRow(em, data, { accountId, name, templateId });
 }
 
 /** A character entering again within this many seconds of leaving continues its last session row. */

@@ -62,12 +62,7 @@ export async function recheckJoiningIdentity(identity: Identity): Promise<Identi
 export function assertSessionActive(world: WorldApi, player: OnlinePlayer): void {
   const session = sessions.peek(player);
   if (!session) return;
-  try {
-    world.context().auth.sessions.assertActive(session);
-  } catch (error) {
-    if (error instanceof AuthError) throw new GameError(error.code, error.message);
-    throw error;
-  }
+  world.context().auth.sessions.assertActive(session);
 }
 
 /**
@@ -122,13 +117,7 @@ async function renew({ world, player }: HandlerContext, { token }: z.infer<typeo
     if (error instanceof AuthError) throw new GameError(error.code, error.message, { retryAfterSeconds: error.retryAfterSeconds });
     throw error;
   });
-  let fresh: Identity;
-  try {
-    fresh = await auth.verifyAccessToken(token);
-  } catch (error) {
-    if (error instanceof AuthError) throw new GameError(error.code, error.message);
-    throw error;
-  }
+  const fresh = await auth.verifyAccessToken(token);
   const current = session.identity;
   if (fresh.accountId !== current.accountId || (fresh.characterId !== undefined && fresh.characterId !== player.id)) {
     throw new GameError('CHARACTER_NOT_OWNED', 'That token may not act as this character');

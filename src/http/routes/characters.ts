@@ -15,7 +15,7 @@ import { assertMayActAs, assertOwnsCharacter } from '../../auth/accounts.ts';
 import { authServiceOf } from '../../auth/middleware.ts';
 import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
-import { CharacterCreationRefused, createCharacter } from '../../db/character-creation.ts';
+import { createCharacter } from '../../db/character-creation.ts';
 import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOf } from '../../../rooms/world/running-world.ts';
@@ -142,13 +142,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     errors: [400, 404, 409],
     errorCodes: { 400: ['VALIDATION_FAILED', 'INVALID_NAME'], 404: ['TEMPLATE_NOT_FOUND'], 409: ['NAME_TAKEN', 'CHARACTER_LIMIT'] },
   }, async ({ res, identity, body }) => {
-    let created: Character;
-    try {
-      created = await createCharacter(em(), context.data, { accountId: identity.accountId, name: body.name, templateId: body.templateId });
-    } catch (error) {
-      if (error instanceof CharacterCreationRefused) throw new GameError(error.code, error.message);
-      throw error;
-    }
+    const created = await createCharacter(em(), context.data, { accountId: identity.accountId, name: body.name, templateId: body.templateId });
     res.status(201).location(`/api/character/${created.id}`).json(summarize(context, created, await activeCharacterId(context, identity)));
   });
 
