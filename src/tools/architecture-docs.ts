@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WORLD_AREAS } from '../../rooms/world/areas.ts';
 import { combineAreas } from '../../rooms/world/message-table.ts';
+import { CONNECTION_EVENTS } from '../transport/connection-events.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARCHITECTURE_DOC = path.join(ROOT, 'docs/architecture.md');
@@ -29,11 +30,17 @@ export function areaModules(): Map<string, string> {
   return modules;
 }
 
-/** The markdown table: one row per client event of the world, with its area, module and refusal event. */
+/**
+ * The markdown table: one row per client event (the /ws connection's own, then the world's), with its area, module
+ * and refusal event. The TradeRoom handles the four trade actions with the trade area's very entries.
+ */
 export function renderEventIndex(): string {
   const modules = areaModules();
   const { messages, commands } = combineAreas(WORLD_AREAS);
-  const rows = [...messages].map(([type, route]) => `| \`${type}\` | ${route.area} | ${modules.get(route.area) ?? '?'} | \`${route.entry.refusal}\` |`);
+  const rows = [
+    ...CONNECTION_EVENTS.map((type) => `| \`${type}\` | (the /ws connection, before any room) | src/transport/json-connection.ts | \`error\` |`),
+    ...[...messages].map(([type, route]) => `| \`${type}\` | ${route.area} | ${modules.get(route.area) ?? '?'} | \`${route.entry.refusal}\` |`),
+  ];
   const commandRows = WORLD_AREAS.flatMap((area) => Object.keys(area.commands ?? {}).map((name) => `| \`/${name}\` | ${area.name} | ${modules.get(area.name) ?? '?'} |`));
   if (commandRows.length !== commands.size) throw new Error('a command is declared twice');
   return [
