@@ -35,57 +35,45 @@ export function on<S extends z.ZodType>(schema: S, handle: MessageHandler<z.infe
   return { schema, handle, refusal };
 }
 
-/**
- * State an area keeps for each player in the world, stored on the player itself (not in a module-level table):
- * made on first use, dropped when the player leaves the world.
- */
-export class PlayerSlot<T> {
+/** State kept on its owner (a player or the world) in the owner's `slots`, made on first use. */
+class Slot<Owner extends { readonly slots: Map<object, unknown> }, T> {
   readonly name: string;
-  private readonly create: (player: OnlinePlayer) => T;
+  private readonly create: (owner: Owner) => T;
 
-  constructor(name: string, create: (player: OnlinePlayer) => T) {
+  constructor(name: string, create: (owner: Owner) => T) {
     this.name = name;
     this.create = create;
   }
 
-  of(player: OnlinePlayer): T {
-    if (player.slots.has(this)) return player.slots.get(this) as T;
-    const value = this.create(player);
-    player.slots.set(this, value);
+  of(owner: Owner): T {
+    if (owner.slots.has(this)) return owner.slots.get(this) as T;
+    const value = this.create(owner);
+    owner.slots.set(this, value);
     return value;
   }
 
   /** The value when it was made already (never makes one). */
-  peek(player: OnlinePlayer): T | undefined {
-    return player.slots.get(this) as T | undefined;
+  peek(owner: Owner): T | undefined {
+    return owner.slots.get(this) as T | undefined;
   }
 
-  set(player: OnlinePlayer, value: T): void {
-    player.slots.set(this, value);
+  set(owner: Owner, value: T): void {
+    owner.slots.set(this, value);
   }
 
-  clear(player: OnlinePlayer): void {
-    player.slots.delete(this);
+  clear(owner: Owner): void {
+    owner.slots.delete(this);
   }
 }
+
+/**
+ * State an area keeps for each player in the world, stored on the player itself (not in a module-level table):
+ * gone with the player object when it leaves the world.
+ */
+export class PlayerSlot<T> extends Slot<OnlinePlayer, T> {}
 
 /** State an area keeps once per world (ground items, the fights in progress, open trades), stored on the world. */
-export class WorldSlot<T> {
-  readonly name: string;
-  private readonly create: (world: WorldApi) => T;
-
-  constructor(name: string, create: (world: WorldApi) => T) {
-    this.name = name;
-    this.create = create;
-  }
-
-  of(world: WorldApi): T {
-    if (world.slots.has(this)) return world.slots.get(this) as T;
-    const value = this.create(world);
-    world.slots.set(this, value);
-    return value;
-  }
-}
+export class WorldSlot<T> extends Slot<WorldApi, T> {}
 
 export interface WorldArea {
   readonly name: string;
