@@ -31,12 +31,17 @@ const log = (line: string) => console.log(line);
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
-function scaleOutSection(): string {
+/** Sections other tools write into BENCHMARKS.md (scale-bench, compare-revisions): kept as they are. */
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades'];
+
+function keptSections(): string {
   const file = path.join(ROOT, 'docs/BENCHMARKS.md');
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const start = text.indexOf('<!-- scale-out:start -->');
-  const end = text.indexOf('<!-- scale-out:end -->');
-  return start >= 0 && end > start ? `\n${text.slice(start, end + '<!-- scale-out:end -->'.length)}\n` : '';
+  return KEPT_SECTIONS.map((name) => {
+    const start = text.indexOf(`<!-- ${name}:start -->`);
+    const end = text.indexOf(`<!-- ${name}:end -->`);
+    return start >= 0 && end > start ? `\n${text.slice(start, end + `<!-- ${name}:end -->`.length)}\n` : '';
+  }).join('');
 }
 
 const earlier = (values.only !== undefined ? previousResults() : {}) as { machine?: Machine; measured?: Partial<Record<string, Machine>> };
@@ -96,7 +101,7 @@ results.measured = Object.fromEntries(PARTS.filter((part) => results[part] !== u
   part, wants(part === 'coldStart' ? 'coldstart' : part) ? results.machine : earlier.measured?.[part] ?? earlier.machine ?? results.machine,
 ]));
 fs.writeFileSync(path.join(ROOT, 'docs/benchmarks.json'), JSON.stringify(results, null, 2) + '\n');
-fs.writeFileSync(path.join(ROOT, 'docs/BENCHMARKS.md'), renderMarkdown() + scaleOutSection());
+fs.writeFileSync(path.join(ROOT, 'docs/BENCHMARKS.md'), renderMarkdown() + keptSections());
 log('wrote docs/BENCHMARKS.md and docs/benchmarks.json');
 process.exit(0);
 

@@ -21,7 +21,7 @@ import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
 import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
-import { createCharacter, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from '../src/db/player-sessions.ts';
+import { createCharacterOnEntry, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from '../src/db/player-sessions.ts';
 import { admitWorldEntry } from './world/entry-limit.ts';
 import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
 import { WORLD_AREAS } from './world/areas.ts';
@@ -113,7 +113,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       if (typeof options.characterId === 'string') await gameContext().leaving.get(options.characterId)?.catch(() => {});
       let character: Character;
       if (options.createCharacter !== undefined) {
-        character = await createCharacter(db.em, gameContext().data!, identity.accountId, options.createCharacter);
+        character = await createCharacterOnEntry(db.em, gameContext().data!, identity.accountId, options.createCharacter);
       } else if (typeof options.characterId === 'string' && options.characterId.length <= 64) {
         character = await loadOwnedCharacter(db.em, identity.accountId, options.characterId);
       } else {

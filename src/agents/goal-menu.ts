@@ -8,7 +8,8 @@ import type { Equipment } from '../game/equipment.ts';
 import type { Inventory } from '../game/inventory.ts';
 import { MAX_LEVEL, type Levels, type Skill } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
-import { GATHERING_SKILLS, describeGoal, goalIdOf, type AvailableGoal, type Goal, type GoalSpec } from './goals.ts';
+import { GATHERING_SKILLS } from '../manifests/schemas/skilling.ts';
+import { describeGoal, goalIdOf, type AvailableGoal, type Goal, type GoalSpec } from './goals.ts';
 import { bankSites, type Tile } from './planning.ts';
 import { distanceToRect, insideRect } from '../game/geometry.ts';
 

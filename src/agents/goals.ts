@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { MAX_LEVEL, SKILLS } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
+import { GATHERING_SKILLS } from '../manifests/schemas/skilling.ts';
 
 const ManifestId = z.string().min(1).max(64).regex(/^[a-z0-9_-]+$/, 'must be a manifest id (a-z, 0-9, _ or -)');
-export const GATHERING_SKILLS = ['woodcutting', 'mining', 'fishing'] as const;
 
 export const TravelGoalSpec = z.object({
   type: z.literal('travel'),

@@ -17,8 +17,8 @@ export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string
   return character;
 }
 
-/** Creates a character through the one creation path (name rule, account limit, optional starting kit). */
-export async function createCharacter(em: SqlEntityManager, data: GameData, accountId: string, request: unknown): Promise<Character> {
+/** Creates the character a world join asks for (`createCharacter` option) through the one creation path. */
+export async function createCharacterOnEntry(em: SqlEntityManager, data: GameData, accountId: string, request: unknown): Promise<Character> {
   const { name, templateId } = (request ?? {}) as { name?: unknown; templateId?: unknown };
   if (templateId !== undefined && typeof templateId !== 'string') throw new GameError('INVALID_REQUEST', 'templateId must be a string');
   return createCharacterRow(em, data, { accountId, name, templateId });

@@ -2,6 +2,7 @@
  * NPC wandering: an idle NPC now and then takes one step to a free neighbouring tile that stays within its
  * spawn's `wanderRadius` (Chebyshev distance from the spawn tile, as in spawns.json).
  */
+import { chebyshev } from './geometry.ts';
 import { canStep, type TilePoint, type WalkGrid } from './pathfinding.ts';
 
 /** Chance per tick that an idle NPC steps (about one step every 8 ticks, ~5 s). */
@@ -14,7 +15,7 @@ const NEIGHBOURS: readonly [number, number][] = [
 
 /** Whether a tile lies within `radius` tiles of the spawn. */
 export function withinWanderRadius(tile: TilePoint, spawn: TilePoint, radius: number): boolean {
-  return Math.max(Math.abs(tile.x - spawn.x), Math.abs(tile.z - spawn.z)) <= radius;
+  return chebyshev(tile, spawn) <= radius;
 }
 
 /** The free neighbouring tiles an NPC at `at` may step to without leaving its radius. */

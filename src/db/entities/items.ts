@@ -38,10 +38,6 @@ export const InventorySlotSchema = defineEntity({
 export class InventorySlot extends InventorySlotSchema.class {}
 InventorySlotSchema.setClass(InventorySlot);
 
-export const EQUIPMENT_SLOTS = [
-  'weapon', 'shield', 'head', 'body', 'legs', 'feet', 'hands', 'cape', 'neck', 'ring', 'ammunition',
-] as const;
-
 /** A worn item, one per slot type. */
 export const EquipmentSlotSchema = defineEntity({
   name: 'EquipmentSlot',

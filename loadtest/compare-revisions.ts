@@ -1,0 +1,119 @@
+/**
+ * Before vs after, in one run: the same benchmark part against two revisions of this repository, alternated so a
+ * shared machine's drift falls on both. Each revision is checked out in a throwaway git worktree (sharing this
+ * checkout's node_modules) and measured by its own `loadtest/bench.ts --only <part>`; the figures are read from
+ * that worktree's docs/benchmarks.json, printed, and written to this checkout's docs/BENCHMARKS.md between the
+ * `revisions:<part>` markers (bench.ts keeps those sections).
+ *   npm run bench:compare -- --base 623357e                      # walkers, HEAD vs 623357e
+ *   npm run bench:compare -- --base 623357e --only trades        # needs DATABASE_URL (pgbench beside it)
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './lib/server-process.ts';
+import { round } from './lib/stats.ts';
+import type { WalkerRunResult } from './lib/walker-scenario.ts';
+import type { TradeBenchFigures } from './trade-bench.ts';
+
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    head: { type: 'string', default: 'HEAD' },
+    only: { type: 'string', default: 'walkers' },
+    walkers: { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+if (!values.base) throw new Error('--base <revision> is required');
+if (!['walkers', 'trades'].includes(values.only)) throw new Error('--only walkers | trades');
+const rounds = Math.max(1, Math.min(5, Number(values.rounds)));
+const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+
+interface Revision {
+  label: string;
+  commit: string;
+  tree: string;
+}
+
+function checkout(label: string, revision: string): Revision {
+  const commit = git('rev-parse', '--short', revision);
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
+  git('worktree', 'add', '--detach', tree, commit);
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
+  return { label, commit, tree };
+}
+
+type Figures = Record<string, number | null>;
+
+function measure(revision: Revision): Figures {
+  const args = ['loadtest/bench.ts', '--only', values.only, '--walkers', values.walkers, '--duration', values.duration];
+  console.log(`${revision.label} (${revision.commit}): bench ${args.slice(1).join(' ')}`);
+  const run = spawnSync(process.execPath, args, { cwd: revision.tree, stdio: 'inherit', env: process.env, timeout: 30 * 60_000 });
+  if (run.status !== 0) throw new Error(`the bench of ${revision.commit} failed (${run.status ?? run.signal})`);
+  const results = JSON.parse(fs.readFileSync(path.join(revision.tree, 'docs/benchmarks.json'), 'utf8')) as { walkers?: WalkerRunResult[]; trades?: TradeBenchFigures };
+  if (values.only === 'trades') {
+    const t = results.trades;
+    if (!t || !('tradesPerSecond' in t)) throw new Error('no trade figures (is DATABASE_URL set?)');
+    return { 'trades/s': t.tradesPerSecond, 'server CPU ms per trade': t.cpuMsPerTrade.server, 'swap p99 ms': t.swapP99Ms, 'pgbench tps': t.pgbenchTps, ratio: t.ratio };
+  }
+  const figures: Figures = {};
+  for (const w of results.walkers ?? []) {
+    if (w.server !== 'game') continue;
+    figures[`${w.kind} server CPU (cores)`] = w.serverCpuCores;
+    figures[`${w.kind} lag p99 ms`] = w.eventLoopLagP99Ms;
+    figures[`${w.kind} move→ack p99 ms`] = w.ackP99Ms;
+    figures[`${w.kind} RSS MB`] = w.rssMb;
+  }
+  return figures;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const base = checkout('base', values.base);
+const head = checkout('head', values.head);
+const samples = new Map<Revision, Figures[]>([[base, []], [head, []]]);
+try {
+  for (let i = 0; i < rounds; i++) {
+    // Alternate which revision goes first, so neither always meets the machine warmer.
+    for (const revision of i % 2 === 0 ? [base, head] : [head, base]) samples.get(revision)!.push(measure(revision));
+  }
+} finally {
+  for (const revision of [base, head]) git('worktree', 'remove', '--force', revision.tree);
+}
+
+const keys = Object.keys(samples.get(base)![0]);
+const rows = keys.map((key) => {
+  const before = median(samples.get(base)!.map((f) => f[key] ?? NaN));
+  const after = median(samples.get(head)!.map((f) => f[key] ?? NaN));
+  return { figure: key, before: round(before, 2), after: round(after, 2), ratio: round(after / before, 2) };
+});
+console.table(rows);
+
+const START = `<!-- revisions:${values.only}:start -->`;
+const END = `<!-- revisions:${values.only}:end -->`;
+const section = [
+  START,
+  `## Before vs after: ${head.commit} against ${base.commit} (${values.only}, median of ${rounds} alternating runs each)`,
+  '',
+  `Measured on ${new Date().toISOString()}, ${os.cpus().length} cores, by \`npm run bench:compare -- --base ${values.base} --only ${values.only}` +
+    `${values.only === 'walkers' ? ` --walkers ${values.walkers}` : ''}\`: both revisions in one run, alternated, each from its own worktree.`,
+  '',
+  '| Figure | before | after | after / before |',
+  '|---|---|---|---|',
+  ...rows.map((r) => `| ${r.figure} | ${r.before} | ${r.after} | ${r.ratio} |`),
+  END,
+].join('\n');
+const file = path.join(ROOT, 'docs/BENCHMARKS.md');
+const text = fs.readFileSync(file, 'utf8');
+const start = text.indexOf(START);
+const end = text.indexOf(END);
+fs.writeFileSync(file, start >= 0 && end > start
+  ? text.slice(0, start) + section + text.slice(end + END.length)
+  : `${text.trimEnd()}\n\n${section}\n`);
+console.log('wrote the before/after section of docs/BENCHMARKS.md');
