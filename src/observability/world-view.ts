@@ -6,6 +6,7 @@
 import type { GameData } from '../manifests/game-data.ts';
 import type { BlockedTiles } from '../manifests/blocked-tiles.ts';
 import type { WorldState } from '../../schema/world-state.ts';
+import { TICK_MS } from '../game/ticks.ts';
 
 /** What the view needs of a world room (WorldRoom has it). */
 export interface ObservedWorld {
@@ -30,6 +31,8 @@ export interface WorldSummary {
   players: number;
   /** Duration of the last completed tick, in milliseconds (null before the first). */
   lastTickMs: number | null;
+  /** The game tick's length, in milliseconds: the page polls once per tick. */
+  tickMs: number;
 }
 
 type Entity = Record<string, unknown>;
@@ -69,6 +72,7 @@ export function worldSummary(world: ObservedWorld, lastTickSeconds: number | und
     tick: world.state.tick,
     players: world.state.players.size,
     lastTickMs: lastTickSeconds === undefined ? null : Math.round(lastTickSeconds * 1e5) / 100,
+    tickMs: TICK_MS,
   };
 }
 

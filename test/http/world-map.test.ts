@@ -69,6 +69,7 @@ describe('the live world map for operators @db', function () {
     assert.ok(tiles.rows.join('').includes('~') && tiles.rows.join('').includes('#'), 'water and blocked tiles are drawn');
     const snapshot = await json(await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds/${worldId}/snapshot`, { headers: basic(admin) }));
     assert.equal(snapshot.players, 1);
+    assert.equal(snapshot.tickMs, 600, 'the page polls once per game tick, of the length the server says');
     assert.deepEqual(snapshot.entities.players.map((p: { name: string }) => p.name), [walkerName]);
     assert.ok(snapshot.entities.npcs.length > 0 && snapshot.entities.resources.length > 0);
     const missing = await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds/nope/snapshot`, { headers: basic(admin) });

@@ -5,7 +5,8 @@
 
 (() => {
   const API = '/operator/world-map/api';
-  const TICK_MS = 600;
+  /** Wait before retrying after a failed update (the tick length comes with every snapshot). */
+  const RETRY_MS = 1000;
   const COLORS = {
     ground: '#243020', water: '#1e4f7a', blocked: '#4a4f57', home: '#ffffff',
     player: '#4fc3f7', npc: '#ef5350', resource: '#66bb6a', depleted: '#4e5b4f', groundItem: '#ffd54f',
@@ -184,7 +185,7 @@
     } catch (error) {
       setStatus(`update failed: ${error.message}`, true);
     }
-    setTimeout(poll, TICK_MS);
+    setTimeout(poll, view.snapshot ? view.snapshot.tickMs : RETRY_MS);
   }
 
   async function openWorld(worldId) {
