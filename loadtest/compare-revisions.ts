@@ -60,9 +60,12 @@ function measure(revision: Revision): Figures {
     return { 'trades/s': t.tradesPerSecond, 'server CPU ms per trade': t.cpuMsPerTrade.server, 'swap p99 ms': t.swapP99Ms, 'pgbench tps': t.pgbenchTps, ratio: t.ratio };
   }
   const figures: Figures = {};
+  // The bare Colyseus room of the same bench run: a figure divided by it cancels the machine's drift between runs.
+  const bare = (results.walkers ?? []).find((w) => w.server === 'bare');
   for (const w of results.walkers ?? []) {
     if (w.server !== 'game') continue;
     figures[`${w.kind} server CPU (cores)`] = w.serverCpuCores;
+    if (bare) figures[`${w.kind} server CPU ÷ bare room's, same run`] = round(w.serverCpuCores / bare.serverCpuCores, 3);
     figures[`${w.kind} lag p99 ms`] = w.eventLoopLagP99Ms;
     figures[`${w.kind} move→ack p99 ms`] = w.ackP99Ms;
     figures[`${w.kind} RSS MB`] = w.rssMb;

@@ -64,6 +64,14 @@ async function scrapeLagP99(server: RunningServer, authorized: boolean): Promise
   return (metricValue(await response.text(), 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000;
 }
 
+/** BENCH_CPU_PROF (a directory: the game server writes a V8 CPU profile there when it stops), BENCH_NODE_FLAGS. */
+function profilingFlags(): string[] {
+  return [
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+  ];
+}
+
 export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunResult> {
   const log = options.log ?? (() => {});
   const data = loadBundledWorld();
@@ -77,7 +85,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
 
   const port = await freePort();
   const server = options.server === 'game'
-    ? await startServerProcess(['src/start.js'], {
+    ? await startServerProcess([...profilingFlags(), 'src/start.js'], {
       NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PGLITE_DATA_DIR: pgliteDir, JWT_SECRET: SECRET,
       METRICS_TOKEN, LOG_LEVEL: 'warn', SAVE_INTERVAL: '60',
     }, port)
