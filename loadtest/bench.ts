@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareRest, measureColdStart, type RestComparison } from './lib/rest-scenario.ts';
 import { ROOT } from './lib/server-process.ts';
+import { measureRawSendFloor, type FloorFigures } from './lib/raw-send-floor.ts';
 import { round } from './lib/stats.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
@@ -53,6 +54,8 @@ const results: {
   /** Where and when each part was last measured (`--only` refreshes one part on what may be another machine). */
   measured?: Partial<Record<(typeof PARTS)[number], Machine>>;
   walkers?: WalkerRunResult[];
+  /** The raw send floor measured right after the walkers, with the JSON run's frame size (issue #20). */
+  rawSendFloor?: FloorFigures;
   rest?: RestComparison[];
   coldStart?: { freshMs: number; existingMs: number[] };
   trades?: TradeFigures | { skipped: string };
@@ -73,6 +76,12 @@ if (wants('walkers')) {
     log(`walkers: ${clients} ${kind} bots on the ${server} server, ${durationSeconds} s`);
     results.walkers.push(await runWalkers({ server, kind, clients, durationSeconds, probes: server === 'game' && kind === 'json', log }));
     console.table(results.walkers.at(-1));
+  }
+  const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json');
+  if (json?.tick?.bytesPerPlayerPerTick) {
+    log(`raw send floor: ${clients} sockets, a ${json.tick.bytesPerPlayerPerTick}-byte frame and an acknowledgement each per 600 ms`);
+    results.rawSendFloor = await measureRawSendFloor(clients, json.tick.bytesPerPlayerPerTick, durationSeconds);
+    console.table(results.rawSendFloor);
   }
 }
 if (wants('rest')) {
@@ -179,6 +188,38 @@ function renderMarkdown(): string {
         ] : []),
         '',
       );
+    }
+    const ticked = results.walkers.filter((r) => r.tick);
+    if (ticked.length > 0) {
+      lines.push(
+        '### The tick under the walker load (the game server\'s own `game_tick_*` series over the measured window; issue #20)',
+        '',
+        '| Run | CPU per player per tick | idle lag p99 → under load (× idle) | tick phases, mean ms: work / interest / encode / send / patch | tick lateness p99 | world:update bytes per JSON player per tick |',
+        '|---|---|---|---|---|---|',
+        ...ticked.map((r) => {
+          const t = r.tick!;
+          const p = t.phaseMeanMs;
+          const lagRatio = r.idleLagP99Ms ? round(r.eventLoopLagP99Ms / r.idleLagP99Ms, 1) : '–';
+          return `| ${r.label} | ${r.cpuUsPerPlayerTick} µs | ${r.idleLagP99Ms} → ${r.eventLoopLagP99Ms} ms (${lagRatio} ×) | ` +
+            `${p.work} / ${p.interest} / ${p.encode} / ${p.send} / ${p.patch} | ≤ ${t.latenessP99Ms} ms | ${t.bytesPerPlayerPerTick ?? '–'} |`;
+        }),
+        '',
+        'Targets of issue #20 for /ws JSON clients: CPU per player per tick ≤ 90 µs; lag p99 under load ≤ 4 × idle; tick ' +
+          'lateness p99 ≤ 15 ms (the lateness is the upper bound of its histogram bucket).',
+        '',
+      );
+      const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json');
+      const floor = results.rawSendFloor;
+      if (json?.cpuUsPerPlayerTick && floor) {
+        const ratio = round(json.cpuUsPerPlayerTick / floor.cpuUsPerPlayerTick, 1);
+        lines.push(
+          `Raw send floor (loadtest/baseline/raw-send-server.ts: ${floor.clients} sockets that only read, each sent a pre-encoded ` +
+            `${floor.frameBytes}-byte frame and a 120-byte one per 600 ms, ${floor.receivedBytesPerPlayerTick} bytes received per socket per tick): ` +
+            `${floor.cpuUsPerPlayerTick} µs of server CPU per player per tick. The game's /ws JSON walkers: ${json.cpuUsPerPlayerTick} µs, ` +
+            `${ratio} × the floor (target ≤ 3 ×: ${verdict(ratio <= 3)}; ≤ 90 µs: ${verdict(json.cpuUsPerPlayerTick <= 90)}).`,
+          '',
+        );
+      }
     }
   }
   if (results.rest) {

@@ -73,6 +73,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   /** Entities changed since the last delivery began (handlers running mid-delivery add to the next one). */
   private dirty = new Set<TrackedEntity>();
   private delivering = false;
+  /** When the last tick started (performance.now()), for its successor's lateness. */
+  private lastTickAt: number | undefined;
   private readonly sync = new InterestSync();
   private readonly commands = new Map<string, CommandHandler>();
   private readonly tickWork: Array<(tick: number) => void> = [];
@@ -445,7 +447,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private runTick(): void {
     // An overloaded world skips a tick rather than piling deliveries on top of each other.
     if (this.delivering) return;
-    const stopTimer = gameContext().metrics.timeTick(this.roomId);
+    const metrics = gameContext().metrics;
+    const stopTimer = metrics.timeTick(this.roomId);
+    const startedAt = performance.now();
+    const latenessSeconds = this.lastTickAt === undefined ? undefined : Math.max(0, startedAt - this.lastTickAt - TICK_MS) / 1000;
+    this.lastTickAt = startedAt;
     const tick = ++this.state.tick;
     for (const work of this.tickWork) {
       try {
@@ -454,25 +460,36 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
         gameContext().logger.error({ err: error, tick }, 'tick work failed');
       }
     }
+    const workMs = performance.now() - startedAt;
     this.sync.beginTick();
     const dirty = this.dirty;
     this.dirty = new Set();
     const observers = [...this.online.values()];
     let next = 0;
+    let interestMs = 0;
     this.delivering = true;
     const deliverSlice = () => {
       const end = Math.min(observers.length, next + DELIVERY_SLICE);
       for (; next < end; next++) {
         const player = observers[next];
         if (this.online.get(player.id) !== player) continue;
-        this.sync.deliver(player.client, tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, dirty));
+        const before = performance.now();
+        const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, dirty);
+        interestMs += performance.now() - before;
+        this.sync.deliver(player.client, tick, diff);
       }
       if (next < observers.length) {
         setImmediate(deliverSlice);
         return;
       }
       this.delivering = false;
+      const patchStarted = performance.now();
       this.broadcastPatch();
+      const { encodeMs, sendMs, jsonBytes, jsonObservers } = this.sync.costs;
+      metrics.tickPhases({
+        work: workMs / 1000, interest: interestMs / 1000, encode: encodeMs / 1000, send: sendMs / 1000,
+        patch: (performance.now() - patchStarted) / 1000, latenessSeconds, jsonBytes, jsonPlayers: jsonObservers,
+      });
       stopTimer();
     };
     deliverSlice();

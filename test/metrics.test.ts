@@ -112,6 +112,28 @@ describe('GET /metrics @db', function () {
     client.close();
   });
 
+  it('times each tick phase and the tick lateness, and measures the world:update bytes per JSON player', async () => {
+    const before = await scrape();
+    const account = await anonymousAccount(server);
+    const client = await jsonPlayer(server, account, (await createCharacterRow(server, account.accountId, { x: 128, z: 118 })).id);
+    const path = client.next('player:path');
+    client.send('player:move', { x: 131, z: 118 });
+    await path;
+    const grown = (all: Series[], name: string, labels: Record<string, string> = {}) => value(all, name, labels) - value(before, name, labels);
+    const after = await scrapeUntil((all) => grown(all, 'game_tick_bytes_per_player_count') >= 3 && grown(all, 'game_tick_bytes_per_player_sum') > 0);
+    for (const phase of ['work', 'interest', 'encode', 'send', 'patch']) {
+      assert.ok(grown(after, 'game_tick_phase_seconds_count', { phase }) >= 3, `${phase} is observed every tick`);
+    }
+    for (const phase of ['work', 'interest', 'encode', 'send']) {
+      assert.ok(grown(after, 'game_tick_phase_seconds_sum', { phase }) > 0, `${phase} takes some time`);
+    }
+    assert.ok(grown(after, 'game_tick_lateness_seconds_count') >= 3);
+    const bytes = grown(after, 'game_tick_bytes_per_player_sum');
+    // The walk and the world around the player arrive as world:update frames: more than an empty frame's bytes.
+    assert.ok(bytes > 100, `world:update bytes per player: ${bytes}`);
+    client.close();
+  });
+
   it('counts completed and cancelled trades, and times their item transactions', async () => {
     const before = await scrape();
     const [a, b] = await traderPair(server, [{ slot: 0, itemId: 'coins', quantity: 100 }], []);

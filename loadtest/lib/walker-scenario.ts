@@ -14,6 +14,7 @@ import { loadBundledWorld } from './game-data.ts';
 import { CpuMeter, rssBytes } from './process-monitor.ts';
 import { seedWalkers } from './seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
+import { tickFigures, type TickFigures } from './tick-figures.ts';
 import { startProbe } from './http-load.ts';
 import { round } from './stats.ts';
 import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
@@ -54,15 +55,24 @@ export interface WalkerRunResult {
   errors: number;
   health?: ProbeFigures;
   status?: ProbeFigures;
+  /** Event-loop lag p99 of the same server before any bot joined (5 s idle). */
+  idleLagP99Ms?: number;
+  /** Server CPU per player per 600 ms tick, in microseconds. */
+  cpuUsPerPlayerTick?: number;
+  /** The game server's own tick figures over the measured window (game_tick_* series). */
+  tick?: TickFigures;
 }
 
 const SECRET = 'benchmark-secret-not-for-production';
 const METRICS_TOKEN = 'benchmark-metrics-token';
 
-async function scrapeLagP99(server: RunningServer, authorized: boolean): Promise<number> {
+/** The server's /metrics text (prom-client's event-loop lag histogram restarts at each scrape). */
+async function scrapeMetrics(server: RunningServer, authorized: boolean): Promise<string> {
   const response = await fetch(`${server.baseUrl}/metrics`, authorized ? { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } } : {});
-  return (metricValue(await response.text(), 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000;
+  return response.text();
 }
+
+const lagP99Ms = (metrics: string) => (metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000;
 
 /** BENCH_CPU_PROF (a directory: the game server writes a V8 CPU profile there when it stops), BENCH_NODE_FLAGS. */
 function profilingFlags(): string[] {
@@ -91,6 +101,13 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     }, port)
     : await startServerProcess(['loadtest/baseline/bare-server.ts', String(port)], { NODE_ENV: 'test' }, port);
   const idleRss = rssBytes(server.child.pid!);
+  const game = options.server === 'game';
+  let idleLagP99Ms: number | undefined;
+  if (game) {
+    await scrapeMetrics(server, true);
+    await sleep(5_000);
+    idleLagP99Ms = lagP99Ms(await scrapeMetrics(server, true));
+  }
   const stats = newWalkerStats();
   const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
     ? new JsonWalker(server.wsUrl, seed, grid, stats)
@@ -106,7 +123,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     log(`  ${joined}/${walkers.length} ${options.kind} walkers in the ${options.server} world; warming up`);
     await sleep((options.warmupSeconds ?? 5) * 1000);
     const cpu = new CpuMeter(server.child.pid!);
-    await scrapeLagP99(server, options.server === 'game');
+    const metricsBefore = await scrapeMetrics(server, game);
     stats.ack.reset();
     stats.delivery.reset();
     const movesBefore = stats.movesSent;
@@ -122,7 +139,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const cores = cpu.stop();
     const health = probes?.health.stop();
     const status = probes?.status.stop();
-    const lag = await scrapeLagP99(server, options.server === 'game');
+    const metricsAfter = await scrapeMetrics(server, game);
+    const lag = lagP99Ms(metricsAfter);
     const rss = rssBytes(server.child.pid!);
     const result: WalkerRunResult = {
       label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots`,
@@ -142,6 +160,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       errors: stats.errors,
       ...(health ? { health } : {}),
       ...(status ? { status } : {}),
+      cpuUsPerPlayerTick: round((cores * 600_000) / Math.max(1, joined), 1),
+      ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
     };
     return result;
   } finally {

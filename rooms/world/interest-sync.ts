@@ -10,16 +10,30 @@ import type { InterestDiff, TrackedEntity } from './interest.ts';
 
 type Stateful = TrackedEntity & { state: Schema };
 
+/** What one tick's deliveries cost: milliseconds building and writing JSON frames, bytes written, JSON observers. */
+export interface DeliveryCosts {
+  encodeMs: number;
+  sendMs: number;
+  jsonBytes: number;
+  jsonObservers: number;
+}
+
 export class InterestSync {
   private readonly snapshots = new Map<TrackedEntity, string>();
   private readonly deltas = new Map<TrackedEntity, string>();
   private tickStartedAt = Date.now();
+  /** This tick's costs so far (reset by beginTick; read once the tick's deliveries are done). */
+  readonly costs: DeliveryCosts = { encodeMs: 0, sendMs: 0, jsonBytes: 0, jsonObservers: 0 };
 
-  /** Drops the per-tick JSON cache; call once per tick before sending. */
+  /** Drops the per-tick JSON cache and costs; call once per tick before sending. */
   beginTick(): void {
     this.snapshots.clear();
     this.deltas.clear();
     this.tickStartedAt = Date.now();
+    this.costs.encodeMs = 0;
+    this.costs.sendMs = 0;
+    this.costs.jsonBytes = 0;
+    this.costs.jsonObservers = 0;
   }
 
   /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
@@ -28,10 +42,17 @@ export class InterestSync {
   }
 
   deliver(client: Client, tick: number, diff: InterestDiff): void {
-    if (diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0) return;
     const link = clientLink(client);
+    if (link) this.costs.jsonObservers++;
+    if (diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0) return;
     if (link) {
-      link.sendText(this.worldUpdate(tick, diff));
+      const started = performance.now();
+      const frame = this.worldUpdate(tick, diff);
+      const encoded = performance.now();
+      link.sendText(frame);
+      this.costs.encodeMs += encoded - started;
+      this.costs.sendMs += performance.now() - encoded;
+      this.costs.jsonBytes += Buffer.byteLength(frame);
       return;
     }
     const view = client.view;

@@ -11,7 +11,7 @@
  * - rate limits: `rateLimited`, handed to the limiter backend (REST, authentication attempts, WebSocket messages);
  * - HTTP: `httpMiddleware`, by method, route pattern and status;
  * - worlds: `watchWorld` / `timeTick` from each WorldRoom (players and tick time per world; the world map reads
- *   the same registry).
+ *   the same registry), and `tickPhases` once per completed tick (time per phase, lateness, bytes per player).
  */
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -29,12 +29,26 @@ export function routePattern(req: { route?: { path?: unknown }; baseUrl?: string
   return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` || '/' : UNMATCHED_ROUTE;
 }
 
+/** The phases of a world tick, in the order they run (work, then per observer: interest, encode, send; then patch). */
+export const TICK_PHASES = ['work', 'interest', 'encode', 'send', 'patch'] as const;
+
+export type TickPhases = Record<(typeof TICK_PHASES)[number], number> & {
+  /** Seconds the tick started after its due time (undefined for a world's first tick). */
+  latenessSeconds: number | undefined;
+  /** world:update bytes written to JSON players this tick, and how many JSON players were in the world. */
+  jsonBytes: number;
+  jsonPlayers: number;
+};
+
 export class GameMetrics {
   readonly registry = new Registry();
   readonly playersOnline: Gauge;
   readonly rooms: Gauge;
   readonly worldPlayers: Gauge<'world'>;
   readonly tickDuration: Histogram<'world'>;
+  readonly tickPhaseSeconds: Histogram<'phase'>;
+  readonly tickLatenessSeconds: Histogram;
+  readonly tickBytesPerPlayer: Histogram;
   readonly messagesIn: Counter<'event'>;
   readonly messagesOut: Counter<'event'>;
   readonly tradesCompleted: Counter;
@@ -76,6 +90,19 @@ export class GameMetrics {
     this.tickDuration = new Histogram({
       name: 'game_tick_duration_seconds', help: 'Time spent in one world tick (work and deliveries), by world',
       labelNames: ['world'], registers, buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
+    });
+    this.tickPhaseSeconds = new Histogram({
+      name: 'game_tick_phase_seconds',
+      help: 'Time one world tick spends in each phase: work (the areas\' tick hooks), interest (area-of-interest updates), encode (JSON world:update frames), send (socket writes of those frames), patch (Colyseus state patches for SDK clients)',
+      labelNames: ['phase'], registers, buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
+    });
+    this.tickLatenessSeconds = new Histogram({
+      name: 'game_tick_lateness_seconds', help: 'How late a world tick started after the previous one plus the tick length (a skipped tick counts)',
+      registers, buckets: [0.001, 0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.6, 1.2],
+    });
+    this.tickBytesPerPlayer = new Histogram({
+      name: 'game_tick_bytes_per_player', help: 'Bytes of world:update frames written per JSON player in one tick (players sent nothing count as 0)',
+      registers, buckets: [0, 32, 64, 128, 256, 512, 1024, 2048, 5000, 10_000, 50_000],
     });
     this.messagesIn = new Counter({
       name: 'game_messages_in_total', help: 'Client events received, by event; unregistered events as "unknown"', labelNames: ['event'], registers,
@@ -179,6 +206,13 @@ export class GameMetrics {
     return () => {
       this.lastTick.set(worldId, stop());
     };
+  }
+
+  /** Records one completed tick's phases (seconds each), its lateness, and the bytes its JSON players were sent. */
+  tickPhases(phases: TickPhases): void {
+    for (const phase of TICK_PHASES) this.tickPhaseSeconds.observe({ phase }, phases[phase]);
+    if (phases.latenessSeconds !== undefined) this.tickLatenessSeconds.observe(phases.latenessSeconds);
+    if (phases.jsonPlayers > 0) this.tickBytesPerPlayer.observe(phases.jsonBytes / phases.jsonPlayers);
   }
 
   /** Seconds the world's last completed tick took. */

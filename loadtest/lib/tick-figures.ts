@@ -1,0 +1,43 @@
+/**
+ * A world's tick, read from two scrapes of the game server's /metrics (the window between them): mean time per
+ * phase (game_tick_phase_seconds), tick lateness p99 (the histogram bucket it falls in) and world:update bytes per
+ * JSON player per tick (game_tick_bytes_per_player). docs/operations.md describes the series.
+ */
+import { metricValue } from './server-process.ts';
+
+export const TICK_PHASES = ['work', 'interest', 'encode', 'send', 'patch'] as const;
+
+export interface TickFigures {
+  ticks: number;
+  /** Mean milliseconds per tick in each phase. */
+  phaseMeanMs: Record<(typeof TICK_PHASES)[number], number>;
+  /** The upper bound of the lateness bucket holding the 99th percentile, in ms (null without ticks). */
+  latenessP99Ms: number | null;
+  bytesPerPlayerPerTick: number | null;
+}
+
+const delta = (before: string, after: string, series: string) => (metricValue(after, series) ?? 0) - (metricValue(before, series) ?? 0);
+
+function bucketP99(before: string, after: string, name: string): number | null {
+  const bounds = [...after.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} `, 'gm'))].map((m) => m[1]);
+  const total = delta(before, after, `${name}_count`);
+  if (total <= 0) return null;
+  for (const le of bounds) {
+    if (delta(before, after, `${name}_bucket{le="${le}"}`) >= 0.99 * total) return le === '+Inf' ? Infinity : Number(le) * 1000;
+  }
+  return Infinity;
+}
+
+export function tickFigures(before: string, after: string): TickFigures {
+  const ticks = delta(before, after, 'game_tick_phase_seconds_count{phase="work"}');
+  const phaseMeanMs = Object.fromEntries(TICK_PHASES.map((phase) => [
+    phase, ticks > 0 ? Math.round((delta(before, after, `game_tick_phase_seconds_sum{phase="${phase}"}`) / ticks) * 1e5) / 100 : 0,
+  ])) as TickFigures['phaseMeanMs'];
+  const byteTicks = delta(before, after, 'game_tick_bytes_per_player_count');
+  return {
+    ticks,
+    phaseMeanMs,
+    latenessP99Ms: bucketP99(before, after, 'game_tick_lateness_seconds'),
+    bytesPerPlayerPerTick: byteTicks > 0 ? Math.round(delta(before, after, 'game_tick_bytes_per_player_sum') / byteTicks) : null,
+  };
+}

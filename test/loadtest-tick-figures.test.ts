@@ -1,0 +1,35 @@
+/** The benchmark's tick figures are read back from the server's own histograms: check the round trip. */
+import assert from 'node:assert/strict';
+import { tickFigures } from '../loadtest/lib/tick-figures.ts';
+import { GameMetrics } from '../src/observability/metrics.ts';
+
+describe('benchmark tick figures from the game_tick_* series', () => {
+  it('gives the mean per phase, the lateness p99 bucket and the bytes per player of the window between two scrapes', async () => {
+    const metrics = new GameMetrics({ playersOnline: () => 0, rooms: () => 0 });
+    const tick = (ms: number, lateMs: number, bytes: number, players: number) => metrics.tickPhases({
+      work: ms / 1000, interest: (2 * ms) / 1000, encode: ms / 1000, send: (3 * ms) / 1000, patch: 0,
+      latenessSeconds: lateMs / 1000, jsonBytes: bytes, jsonPlayers: players,
+    });
+    tick(100, 500, 1_000_000, 10); // before the window: must not count
+    const before = await metrics.registry.metrics();
+    for (let i = 0; i < 99; i++) tick(2, 1, 3_000, 10);
+    tick(2, 40, 3_000, 10);
+    const after = await metrics.registry.metrics();
+    const figures = tickFigures(before, after);
+    assert.equal(figures.ticks, 100);
+    assert.deepEqual(figures.phaseMeanMs, { work: 2, interest: 4, encode: 2, send: 6, patch: 0 });
+    assert.equal(figures.bytesPerPlayerPerTick, 300);
+    assert.equal(figures.latenessP99Ms, 1, '99 of 100 ticks were at most 1 ms late');
+    metrics.close();
+  });
+
+  it('has no figures for a window without ticks', async () => {
+    const metrics = new GameMetrics({ playersOnline: () => 0, rooms: () => 0 });
+    const text = await metrics.registry.metrics();
+    const figures = tickFigures(text, text);
+    assert.equal(figures.ticks, 0);
+    assert.equal(figures.latenessP99Ms, null);
+    assert.equal(figures.bytesPerPlayerPerTick, null);
+    metrics.close();
+  });
+});
