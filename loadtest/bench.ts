@@ -220,6 +220,19 @@ function renderMarkdown(): string {
           '',
         );
       }
+      if (json?.tick && json.cpuUsPerPlayerTick) {
+        const perPlayer = (ms: number) => round((ms * 1000) / json.joined, 1);
+        const p = json.tick.phaseMeanMs;
+        const inTick = perPlayer(p.work + p.interest + p.encode + p.send + p.patch);
+        lines.push(
+          `Where a JSON player's ${json.cpuUsPerPlayerTick} µs per tick go (the phases' means divided by the ${json.joined} players): ` +
+            `interest ${perPlayer(p.interest)} µs, send ${perPlayer(p.send)} µs, encode ${perPlayer(p.encode)} µs, tick work ` +
+            `${perPlayer(p.work)} µs; the remaining ${round(json.cpuUsPerPlayerTick - inTick, 1)} µs are outside the tick: reading and ` +
+            'handling each player\'s move (parse, validate, path-find, acknowledge), garbage collection and socket reads. ' +
+            `Each JSON player is sent ${json.tick.bytesPerPlayerPerTick} bytes of world:update per tick (RuneScape caps a player at about 5,000).`,
+          '',
+        );
+      }
     }
   }
   if (results.rest) {
