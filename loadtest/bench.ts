@@ -4,6 +4,7 @@
  *   npm run bench                      # the full set (about 10 minutes)
  *   npm run bench -- --walkers 500     # fewer walkers
  *   npm run bench -- --only walkers    # one part: walkers | rest | coldstart | trades (the others are kept)
+ *   npm run bench -- --only render     # no part: redraw docs/BENCHMARKS.md from the kept figures
  */
 import fs from 'node:fs';
 import os from 'node:os';
