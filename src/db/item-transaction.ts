@@ -16,6 +16,7 @@ import { INVENTORY_SIZE, countItem, emptyInventory, type Inventory, type Invento
 import { COINS } from '../game/shop.ts';
 import { traceItemTransaction } from '../observability/channels.ts';
 import type { Database } from './database.ts';
+import { parseJson } from './row-values.ts';
 
 export interface Containers {
   readonly inventory: Inventory;
@@ -90,7 +91,7 @@ interface BankItemRow {
 }
 
 function toItem(row: { item_id: string; quantity: number; metadata: ItemMetadata | string | null }): InventoryItem {
-  const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) as ItemMetadata : row.metadata;
+  const metadata = row.metadata === null ? null : parseJson<ItemMetadata>(row.metadata);
   return metadata ? { itemId: row.item_id, quantity: Number(row.quantity), metadata } : { itemId: row.item_id, quantity: Number(row.quantity) };
 }
 

@@ -6,6 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { questJournal, type QuestDefinitions, type QuestJournalEntry, type QuestLog } from '../game/quests.ts';
 import { MAX_XP, SKILLS, combatLevel, levelForXp, type Skill } from '../game/skills.ts';
+import { iso, millis } from './row-values.ts';
 
 export interface QuestTimes {
   readonly startedAt: string;
@@ -28,10 +29,6 @@ interface ProgressRow {
   completed_at: unknown;
 }
 
-function iso(value: unknown): string {
-  return (value instanceof Date ? value : new Date(String(value))).toISOString();
-}
-
 /** The character's progress; null when the character does not exist. Inside a transaction, use its manager. */
 export async function loadQuestProgress(em: SqlEntityManager, characterId: string): Promise<QuestProgressRecord | null> {
   const [character] = await em.execute<Array<{ quest_points: number }>>('select quest_points from characters where id = ?', [characterId]);
@@ -41,7 +38,7 @@ export async function loadQuestProgress(em: SqlEntityManager, characterId: strin
   const times = new Map<string, QuestTimes>();
   for (const row of rows) {
     log[row.quest_id] = Number(row.stage);
-    times.set(row.quest_id, { startedAt: iso(row.started_at), completedAt: row.completed_at === null ? null : iso(row.completed_at) });
+    times.set(row.quest_id, { startedAt: iso(millis(row.started_at)), completedAt: row.completed_at === null ? null : iso(millis(row.completed_at)) });
   }
   return { log, times, questPoints: Number(character.quest_points) };
 }

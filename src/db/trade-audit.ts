@@ -7,6 +7,7 @@
 import type { AuditedOffer } from './entities/trade-audit.ts';
 import type { Database } from './database.ts';
 import type { SqlStatement } from './item-transaction.ts';
+import { iso, millis, parseJson } from './row-values.ts';
 import type { Offer } from '../game/trade.ts';
 
 export interface TradeAuditRecord {
@@ -74,9 +75,6 @@ export async function writeTradeAudit(db: Database, record: TradeAuditRecord): P
   await db.em.fork().execute(sql, params);
 }
 
-const parseJson = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 /** The newest `limit` rows, of one character's trades (either side) when `characterId` is given. */
 export async function listTradeAudit(db: Database, query: { characterId?: string; limit: number }): Promise<TradeAuditEntry[]> {
   const em = db.em.fork();
@@ -85,7 +83,7 @@ export async function listTradeAudit(db: Database, query: { characterId?: string
     : await em.execute<AuditRow[]>('select * from trade_audit where initiator_id = ? or partner_id = ? order by ended_at desc, id limit ?', [query.characterId, query.characterId, query.limit]);
   return rows.map((row) => ({
     id: row.id, initiatorId: row.initiator_id, partnerId: row.partner_id, status: row.status, reason: row.reason,
-    initiatorItems: parseJson(row.initiator_items), partnerItems: parseJson(row.partner_items),
-    startedAt: iso(row.started_at), endedAt: iso(row.ended_at),
+    initiatorItems: parseJson<AuditedOffer>(row.initiator_items), partnerItems: parseJson<AuditedOffer>(row.partner_items),
+    startedAt: iso(millis(row.started_at)), endedAt: iso(millis(row.ended_at)),
   }));
 }
