@@ -56,8 +56,15 @@ export function renderEventIndex(): string {
   ].join('\n');
 }
 
+const BEGIN_MARKER = '<!-- events:begin -->';
+const END_MARKER = '<!-- events:end -->';
+
+/** `markdown` with the text between its event-index markers replaced (an error when the markers are gone). */
 export function withEventIndex(markdown: string, index: string): string {
-  return markdown.replace(/(<!-- events:begin -->\n)[\s\S]*?(<!-- events:end -->)/, `$1${index}\n$2`);
+  const begin = markdown.indexOf(BEGIN_MARKER);
+  const end = markdown.indexOf(END_MARKER);
+  if (begin < 0 || end < begin) throw new Error(`docs/architecture.md has no ${BEGIN_MARKER} … ${END_MARKER} block`);
+  return `${markdown.slice(0, begin + BEGIN_MARKER.length)}\n${index}\n${markdown.slice(end)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
