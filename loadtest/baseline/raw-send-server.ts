@@ -7,10 +7,10 @@
  */
 import http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { TICK_MS } from '../../src/game/ticks.ts';
 
 const port = Number(process.argv[2]);
 const frameBytes = Math.max(16, Number(process.argv[3] ?? 1024));
-const TICK_MS = 600;
 const ACK_BYTES = 120;
 
 /** A JSON text frame of exactly `bytes` bytes, built once. */

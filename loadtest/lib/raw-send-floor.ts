@@ -6,6 +6,8 @@ import { WebSocket } from 'ws';
 import { CpuMeter } from './process-monitor.ts';
 import { freePort, startServerProcess } from './server-process.ts';
 import { round } from './stats.ts';
+import { cpuUsPerPlayerTick } from './tick-figures.ts';
+import { TICK_MS } from '../../src/game/ticks.ts';
 
 export interface FloorFigures {
   clients: number;
@@ -39,12 +41,12 @@ export async function measureRawSendFloor(clients: number, frameBytes: number, d
     cpu.start();
     await sleep(durationSeconds * 1000);
     const cores = cpu.stop();
-    const ticks = (durationSeconds * 1000) / 600;
+    const ticks = (durationSeconds * 1000) / TICK_MS;
     return {
       clients,
       frameBytes: Math.round(frameBytes),
       serverCpuCores: round(cores, 3),
-      cpuUsPerPlayerTick: round((cores * 600_000) / clients, 1),
+      cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, clients),
       receivedBytesPerPlayerTick: Math.round((received - receivedBefore) / clients / ticks),
     };
   } finally {

@@ -3,9 +3,15 @@
  * phase (game_tick_phase_seconds), tick lateness p99 (the histogram bucket it falls in) and world:update bytes per
  * JSON player per tick (game_tick_bytes_per_player). docs/operations.md describes the series.
  */
+import { TICK_MS } from '../../src/game/ticks.ts';
+import { TICK_PHASES } from '../../src/observability/metrics.ts';
 import { metricValue } from './server-process.ts';
+import { round } from './stats.ts';
 
-export const TICK_PHASES = ['work', 'interest', 'encode', 'send', 'patch'] as const;
+/** A process's CPU (average cores) per player per game tick, in microseconds. */
+export function cpuUsPerPlayerTick(cores: number, players: number): number {
+  return round((cores * TICK_MS * 1000) / Math.max(1, players), 1);
+}
 
 export interface TickFigures {
   ticks: number;

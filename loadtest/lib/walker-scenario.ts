@@ -14,7 +14,7 @@ import { loadBundledWorld } from './game-data.ts';
 import { CpuMeter, rssBytes } from './process-monitor.ts';
 import { seedWalkers } from './seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
-import { tickFigures, type TickFigures } from './tick-figures.ts';
+import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figures.ts';
 import { startProbe } from './http-load.ts';
 import { round } from './stats.ts';
 import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
@@ -160,7 +160,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       errors: stats.errors,
       ...(health ? { health } : {}),
       ...(status ? { status } : {}),
-      cpuUsPerPlayerTick: round((cores * 600_000) / Math.max(1, joined), 1),
+      cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, joined),
       ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
     };
     return result;
