@@ -8,7 +8,7 @@
  * `video: {room, roomJoin, canPublish, canSubscribe, canPublishData: false}` (data messages would bypass chat rules).
  */
 import type { Router } from 'express';
-import { SignJWT } from 'jose';
+import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { assertMayActAs } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
@@ -40,19 +40,16 @@ export function voiceSettings(config: Config): VoiceSettings | undefined {
   return apiKey && apiSecret && url ? { apiKey, apiSecret, url } : undefined;
 }
 
-export async function signVoiceToken(settings: VoiceSettings, grant: VoiceGrant, nowMs = Date.now()): Promise<{ token: string; expiresAt: Date }> {
+/** Signed with jsonwebtoken, as the server's own tokens are (jose serves only the identity provider's key set). */
+export function signVoiceToken(settings: VoiceSettings, grant: VoiceGrant, nowMs = Date.now()): { token: string; expiresAt: Date } {
   const now = Math.floor(nowMs / 1000);
   const expires = now + VOICE_TOKEN_TTL_SECONDS;
-  const token = await new SignJWT({
+  const token = jwt.sign({
     name: grant.name,
     video: { room: grant.room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: false },
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(settings.apiKey)
-    .setSubject(grant.identity)
-    .setNotBefore(now)
-    .setExpirationTime(expires)
-    .sign(new TextEncoder().encode(settings.apiSecret));
+    nbf: now,
+    exp: expires,
+  }, settings.apiSecret, { algorithm: 'HS256', issuer: settings.apiKey, subject: grant.identity, noTimestamp: true });
   return { token, expiresAt: new Date(expires * 1000) };
 }
 
@@ -97,7 +94,7 @@ export function registerVoiceRoutes(router: Router, registry: ApiRegistry, conte
     const player = world?.player(characterId);
     if (!world || !player) throw new GameError('NOT_IN_WORLD', 'the character is not in the world; enter it first');
     const grant = { identity: player.id, name: player.name, room: world.roomId };
-    const { token, expiresAt } = await signVoiceToken(settings, grant);
+    const { token, expiresAt } = signVoiceToken(settings, grant);
     res.json({ token, url: settings.url, ...grant, expiresAt: expiresAt.toISOString() } satisfies z.infer<typeof VoiceTokenResponse>);
   });
 }
