@@ -8,6 +8,8 @@ const METRICS_TOKEN = 'scraper-token-7f3a';
 /** Low enough to reach in a test, for the REST and the per-connection message limits. */
 const REST_LIMIT = 40;
 const WS_LIMIT = 20;
+/** Authentication attempts per address: above what the other tests spend from loopback, reachable from one address. */
+const AUTH_LIMIT = 30;
 
 interface Series {
   name: string;
@@ -42,6 +44,7 @@ describe('GET /metrics @db', function () {
   before(async () => {
     server = await startTestServer({
       METRICS_TOKEN, TRUST_PROXY: '1', TRADE_REQUEST_COOLDOWN_MS: '0', RATE_LIMIT_REST_PER_MINUTE: String(REST_LIMIT), WS_MESSAGES_PER_SECOND: String(WS_LIMIT),
+      RATE_LIMIT_AUTH_PER_MINUTE: String(AUTH_LIMIT),
     });
   });
   after(() => server?.close());
@@ -134,8 +137,10 @@ describe('GET /metrics @db', function () {
     client.close();
   });
 
-  it('counts completed and cancelled trades, and times their item transactions', async () => {
+  it('counts completed and cancelled trades, and times their item transactions; an open trade is a room', async () => {
     const before = await scrape();
+    const rooms = value(before, 'game_rooms');
+    assert.equal(rooms, 1, 'the world');
     const [a, b] = await traderPair(server, [{ slot: 0, itemId: 'coins', quantity: 100 }], []);
     const tradeId = await openTrade(a, b);
     await addItem(tradeId, a, b, 0, 40);
@@ -147,9 +152,13 @@ describe('GET /metrics @db', function () {
     await completed;
 
     const second = await openTrade(a, b);
+    const open = await scrapeUntil((all) => value(all, 'game_rooms') === rooms + 1);
+    assert.equal(value(open, 'game_rooms'), rooms + 1, 'the open trade\'s room is counted');
     const cancelled = b.ws.next('tradeCancelled', (d) => d.tradeId === second);
     a.ws.send('tradeCancel', { tradeId: second });
     await cancelled;
+    const closed = await scrapeUntil((all) => value(all, 'game_rooms') === rooms);
+    assert.equal(value(closed, 'game_rooms'), rooms, 'the cancelled trade\'s room is gone');
 
     // A request declined never becomes a trade; it is counted with its reason too.
     const incoming = b.ws.next('tradeIncoming');
@@ -179,7 +188,7 @@ describe('GET /metrics @db', function () {
     a.ws.close();
   });
 
-  it('counts rate-limit rejections: REST requests per address and WebSocket messages per connection', async () => {
+  it('counts rate-limit rejections: REST requests per address, WebSocket messages per connection, authentication attempts per address', async () => {
     const before = await scrape();
     // One address (X-Forwarded-For, TRUST_PROXY=1) goes over the REST limit.
     const statuses = await Promise.all(Array.from({ length: REST_LIMIT + 5 }, () =>
@@ -200,6 +209,16 @@ describe('GET /metrics @db', function () {
     assert.ok(limited >= 3, `${limited} messages refused`);
     const after = await scrapeUntil((all) => value(all, 'game_rate_limit_rejections_total', { limit: 'ws_messages' }) - value(before, 'game_rate_limit_rejections_total', { limit: 'ws_messages' }) >= limited);
     socket.close();
+
+    // One address spends its authentication attempts on failed verifications (a wrong scraper token), then is refused.
+    const authStatuses: number[] = [];
+    for (let i = 0; i < AUTH_LIMIT + 2; i++) {
+      const response = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: 'Bearer wrong-token', 'X-Forwarded-For': '203.0.113.78' } });
+      authStatuses.push(response.status);
+    }
+    assert.deepEqual(authStatuses.slice(AUTH_LIMIT - 1), [401, 429, 429], 'the attempt over the limit and the next one are refused');
+    const final = await scrape();
+    assert.equal(value(final, 'game_rate_limit_rejections_total', { limit: 'auth' }) - value(before, 'game_rate_limit_rejections_total', { limit: 'auth' }), 2);
     assert.equal(value(after, 'game_rate_limit_rejections_total', { limit: 'rest' }) - value(before, 'game_rate_limit_rejections_total', { limit: 'rest' }), refused);
     assert.equal(value(after, 'game_rate_limit_rejections_total', { limit: 'ws_messages' }) - value(before, 'game_rate_limit_rejections_total', { limit: 'ws_messages' }), limited);
   });

@@ -33,7 +33,10 @@ export class AuthAttemptLimiter {
   async countFailure<T>(source: AttemptSource, verify: () => Promise<T>): Promise<T> {
     const keys = this.keysOf(source);
     const waits = await Promise.all(keys.map((key) => this.limiter.blockedMs(key)));
-    if (waits.some((wait) => wait > 0)) throw this.refusal(Math.max(...waits));
+    if (waits.some((wait) => wait > 0)) {
+      this.limiter.refusedWhileBlocked(); // a refusal like any other (game_rate_limit_rejections_total{limit="auth"})
+      throw this.refusal(Math.max(...waits));
+    }
     try {
       return await verify();
     } catch (error) {

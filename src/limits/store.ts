@@ -27,6 +27,8 @@ export interface Limiter {
   consume(key: string): Promise<LimitDecision>;
   /** Milliseconds until a key that went over the limit is let through again (0: not blocked); consumes nothing. */
   blockedMs(key: string): Promise<number>;
+  /** The caller refused a key `blockedMs` found blocked: reported as a refusal of this limit, as `consume`'s are. */
+  refusedWhileBlocked(): void;
   /** Forgets a key (tests, or an operator unblocking an address). */
   reset(key: string): Promise<void>;
 }
@@ -92,6 +94,10 @@ class FlexibleLimiter implements Limiter {
     }
   }
 
+  refusedWhileBlocked(): void {
+    this.onReject?.(this.spec.name);
+  }
+
   async reset(key: string): Promise<void> {
     await this.limiter.delete(key);
   }
@@ -111,6 +117,8 @@ class UnlimitedLimiter implements Limiter {
   async blockedMs(): Promise<number> {
     return 0;
   }
+
+  refusedWhileBlocked(): void {}
 
   async reset(): Promise<void> {}
 }
