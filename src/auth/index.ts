@@ -24,9 +24,10 @@ export function verifyAccessToken(token: string | undefined | null): Promise<Ide
 }
 
 /**
- * The WebSocket `authenticate` message (or the upgrade's Authorization header): one authentication attempt for
- * the address, then the token. Anonymous mode without a token: a new temporary identity (`session` carries its
- * token for the client). AUTH_RATE_LIMITED (429) when the address exhausted its attempts.
+ * The WebSocket `authenticate` message (or the upgrade's Authorization header): the token, counted as an
+ * authentication attempt for the address only when it fails verification. Anonymous mode without a token: a new
+ * temporary identity (a login, so an attempt; `session` carries its token for the client). AUTH_RATE_LIMITED (429)
+ * while the address is blocked, valid token or not.
  */
 export function authenticateSocket(request: { token?: string | null; address?: string }): Promise<SocketAuthResult> {
   return runningAuthService().authenticateSocket(request);
