@@ -16,7 +16,7 @@ import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
 import { JoinRefusal, joinRefusal, refuseJoin } from './game-error.ts';
 import { GameRoom } from './game-room.ts';
-import { assertSessionActive, recheckJoiningIdentity, sessionResumed } from './world/features/session-rights.ts';
+import { admitResumer, assertSessionActive, recheckJoiningIdentity, sessionResumed } from './world/features/session-rights.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
 import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
@@ -88,6 +88,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private readonly waitingSeats = new Map<string, string>();
   /** One-time authorisations from the HTTP step of the SDK's reconnect (reconnect-grants.ts). */
   private readonly reconnectGrants = new ReconnectGrants();
+  /** The principal admitted to resume each seat (admitReconnection), handed to the session by onReconnect. */
+  private readonly resumers = new Map<string, Identity>();
   private unwatchWorld: (() => void) | undefined;
 
   constructor() {
@@ -238,10 +240,13 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
    * authorises the socket that follows to take the seat without credentials of its own, once and for a few
    * seconds (reconnect-grants.ts). Called by name through `matchMaker.remoteRoomCall`: never throws.
    */
-  authorizeReconnection(sessionId: string, reconnectionToken: string, accountId: string): ReconnectionVerdict {
+  authorizeReconnection(sessionId: string, reconnectionToken: string, accountId: string, characterId?: string | null): ReconnectionVerdict {
     if (typeof sessionId !== 'string' || typeof reconnectionToken !== 'string' || typeof accountId !== 'string') return 'expired';
     if (this.waitingSeats.get(reconnectionToken) !== sessionId || !super.hasReservedSeat(sessionId, reconnectionToken)) return 'expired';
-    if (this.bySession.get(sessionId)?.accountId !== accountId) return 'forbidden';
+    const player = this.bySession.get(sessionId);
+    if (player?.accountId !== accountId) return 'forbidden';
+    // A token bound to one character may not resume another's seat.
+    if (typeof characterId === 'string' && characterId !== player.id) return 'forbidden';
     this.reconnectGrants.grant(sessionId, reconnectionToken, accountId);
     return 'granted';
   }
@@ -262,7 +267,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     if (!player) return;
     this.countSends(client);
     player.client = client;
-    sessionResumed(player);
+    const resumer = this.resumers.get(client.sessionId);
+    this.resumers.delete(client.sessionId);
+    sessionResumed(player, resumer);
     player.state.action = 'idle';
     player.interest.clear();
     this.dirty.add(player);
@@ -271,6 +278,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   override async onLeave(client: Client, code?: number): Promise<void> {
+    this.resumers.delete(client.sessionId);
     const player = this.bySession.get(client.sessionId);
     if (!player) return;
     this.bySession.delete(client.sessionId);
@@ -318,13 +326,19 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     if (!player || this.waitingSeats.get(reconnectionToken) !== client.sessionId) throw invalidReconnectionToken();
     const granted = this.reconnectGrants.take(client.sessionId, reconnectionToken);
     const presentsCredentials = authContext[VERIFIED_IDENTITY] !== undefined || authContext.headers?.has('authorization') === true;
-    const identity = authContext[VERIFIED_IDENTITY]
-      ?? (granted !== undefined && !presentsCredentials ? { accountId: granted } : await authenticateColyseusClient(authContext).catch(refuseJoin));
-    if (identity.accountId !== player.accountId) {
-      throw joinRefusal('FORBIDDEN', 'That session belongs to another account');
+    if (granted !== undefined && !presentsCredentials) {
+      // The HTTP step verified the account's token (and its character binding) a moment ago.
+      if (granted !== player.accountId) throw joinRefusal('FORBIDDEN', 'That session belongs to another account');
+    } else {
+      // The /ws adapter's identity was verified at authenticate, maybe long ago: its rights are checked again.
+      const presented = authContext[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(authContext).catch(refuseJoin);
+      this.resumers.set(client.sessionId, await admitResumer(player, presented));
     }
     // The verification awaited: the grace period may have run out meanwhile.
-    if (!this.hasReservedSeat(client.sessionId, reconnectionToken)) throw invalidReconnectionToken();
+    if (!this.hasReservedSeat(client.sessionId, reconnectionToken)) {
+      this.resumers.delete(client.sessionId);
+      throw invalidReconnectionToken();
+    }
   }
 
   /** For the /ws adapter: a reconnecting socket must belong to the same account as the held seat. */

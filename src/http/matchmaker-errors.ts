@@ -109,13 +109,14 @@ interface SeatReservation {
 /**
  * `reconnect`, for the caller's own seat only: the bearer token is verified like the socket's (valid, not revoked,
  * the account's rights), the seat is looked up, and the room (on whichever process hosts it) checks that the seat
- * is the account's and records the one-time authorisation for the socket that follows.
+ * is the account's (and the token's character, for a character-bound token) and records the one-time
+ * authorisation for the socket that follows.
  */
 async function reconnectOwnSeat(target: string, options: { reconnectionToken: string }, auth: AuthContext): Promise<SeatReservation> {
   const identity = await authenticateColyseusClient(auth);
   const reservation = (await matchMaker.reconnect(target, options)) as SeatReservation;
   const verdict = (await matchMaker.remoteRoomCall(
-    reservation.roomId, AUTHORIZE_RECONNECTION, [reservation.sessionId, options.reconnectionToken, identity.accountId],
+    reservation.roomId, AUTHORIZE_RECONNECTION, [reservation.sessionId, options.reconnectionToken, identity.accountId, identity.characterId ?? null],
   )) as ReconnectionVerdict | undefined;
   if (verdict === 'forbidden') throw refusal('FORBIDDEN', 'That session belongs to another account');
   // The grace period ran out in between (or the room holds no seats of this kind).

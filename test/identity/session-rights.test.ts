@@ -143,6 +143,65 @@ describe('live sessions end when their rights end @db', function () {
     await eventually(async () => (server.context.online.has(second.id) ? undefined : true), 5_000, 'the SDK player to leave the world');
   });
 
+  it('a reconnection re-checks the resuming socket\'s token: expired, revoked or bound to another character is refused, and the seat stays for its owner', async () => {
+    const owner = await accountWithCharacter(server);
+    const second = await createCharacterRow(server, owner.accountId);
+    const sign = (claims: { characterId?: string }, ttlSeconds: number) => server.context.auth.tokens.sign(
+      { accountId: owner.accountId, roles: ['player'], scope: 'player', ...claims }, { ttlSeconds }).token;
+    const authenticated = async (token: string) => {
+      const socket = await JsonWsClient.connect(server.wsUrl);
+      sockets.push(socket);
+      socket.send('authenticate', { token });
+      assert.equal((await socket.waitFor('authResult')).data.success, true);
+      return socket;
+    };
+    const resume = async (socket: JsonWsClient, reconnectionToken: string) => {
+      socket.send('world:enter', { reconnectionToken });
+      const outcome = await Promise.race([socket.waitFor('world:joined'), socket.waitFor('error', (d) => d.event === 'world:enter')]);
+      return outcome.type === 'world:joined' ? 'JOINED' : outcome.data.code as string;
+    };
+
+    // Sockets authenticated while their tokens were good, then left idle outside the world.
+    const expiring = await authenticated(sign({}, 2));
+    const { agentId, agentToken } = await registerAgent(server, owner.token, owner.characterId);
+    const agent = await authenticated(agentToken);
+    const otherCharacter = await authenticated(sign({ characterId: second.id }, 3600));
+
+    const playing = await enter(owner, owner.characterId);
+    const joined = await playing.waitFor('world:joined');
+    playing.socket.terminate();
+    await playing.closed;
+    assert.equal((await call(server, 'DELETE', `/api/agent/${agentId}`, owner.token)).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+
+    const seat = joined.data.reconnectionToken as string;
+    assert.equal(await resume(expiring, seat), 'TOKEN_EXPIRED');
+    assert.equal(await resume(agent, seat), 'TOKEN_INVALID');
+    assert.equal(await resume(otherCharacter, seat), 'CHARACTER_NOT_OWNED');
+    // The seat was kept for its owner.
+    assert.equal(await resume(await authenticated(owner.token), seat), 'JOINED');
+  });
+
+  it('a resumed session acts for the token that resumed it: revoking that agent ends it', async () => {
+    const owner = await accountWithCharacter(server);
+    const { agentId, agentToken } = await registerAgent(server, owner.token, owner.characterId);
+    const playing = await enter(owner, owner.characterId);
+    const joined = await playing.waitFor('world:joined');
+    playing.socket.terminate();
+    await playing.closed;
+
+    const agent = await JsonWsClient.connect(server.wsUrl);
+    sockets.push(agent);
+    agent.send('authenticate', { token: agentToken });
+    await agent.waitFor('authResult');
+    agent.send('world:enter', { reconnectionToken: joined.data.reconnectionToken });
+    await agent.waitFor('world:joined');
+
+    assert.equal((await call(server, 'DELETE', `/api/agent/${agentId}`, owner.token)).status, 200);
+    assert.equal((await closedWithin(agent, 5_000, 'after the agent that resumed the session was revoked')).code, 4001);
+    assert.ok(errorCodes(agent).includes('SESSION_REVOKED'), JSON.stringify(agent.events.slice(-3)));
+  });
+
   it('agent messages never use the owner\'s admin elevation', async () => {
     const owner = await accountWithCharacter(server);
     const socket = await enter(owner, owner.characterId);
@@ -186,17 +245,15 @@ describe('live sessions end when their rights end @db', function () {
     await bound.waitFor('authResult');
     bound.send('world:enter', { reconnectionToken: joined.data.reconnectionToken });
     const outcome = await Promise.race([bound.waitFor('world:joined'), bound.waitFor('error')]);
-    let resumed = bound;
-    if (outcome.type === 'error') {
-      // Refused (the seat stays held): the owner's own token resumes it instead.
-      resumed = await JsonWsClient.connect(server.wsUrl);
-      sockets.push(resumed);
-      resumed.send('authenticate', { token: owner.token });
-      await resumed.waitFor('authResult');
-      resumed.send('world:enter', { reconnectionToken: joined.data.reconnectionToken });
-      await resumed.waitFor('world:joined');
-    }
-    // Whoever resumed it, the elevation did not come along.
+    assert.equal(outcome.type === 'error' ? outcome.data.code : outcome.type, 'CHARACTER_NOT_OWNED');
+    // Refused (the seat stays held): the owner's own token resumes it instead.
+    const resumed = await JsonWsClient.connect(server.wsUrl);
+    sockets.push(resumed);
+    resumed.send('authenticate', { token: owner.token });
+    await resumed.waitFor('authResult');
+    resumed.send('world:enter', { reconnectionToken: joined.data.reconnectionToken });
+    await resumed.waitFor('world:joined');
+    // The elevation did not come along.
     resumed.send('player:chat', { message: '/give coins 100' });
     assert.equal((await resumed.waitFor('error', (d) => d.event === 'player:chat')).data.code, 'NOT_ADMIN');
     assert.ok(!resumed.events.some((e) => e.type === 'admin:done'));

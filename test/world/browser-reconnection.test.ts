@@ -107,13 +107,19 @@ describe('SDK reconnection from a browser (no headers on the socket) @db', funct
     await again.leave();
   });
 
-  it('the HTTP step without a token, with a forged one or with another account\'s is refused and authorises nothing', async () => {
+  it('the HTTP step without a token, with a forged one, another account\'s or one bound to another character is refused and authorises nothing', async () => {
     const owner = await anonymousAccount(server);
     const other = await anonymousAccount(server);
     const character = await createCharacterRow(server, owner.accountId);
     const { token, seat } = await joinAndDrop(server, owner, character.id);
 
-    const cases: Array<[string | null, number, string]> = [[null, 401, 'AUTH_REQUIRED'], ['not-a-token', 401, 'TOKEN_INVALID'], [other.token, 403, 'FORBIDDEN']];
+    // The owner's own token, but bound to another of the account's characters: it may not act as this one.
+    const elsewhere = await createCharacterRow(server, owner.accountId);
+    const boundElsewhere = server.context.auth.tokens.sign(
+      { accountId: owner.accountId, roles: ['player'], scope: 'player', characterId: elsewhere.id }).token;
+    const cases: Array<[string | null, number, string]> = [
+      [null, 401, 'AUTH_REQUIRED'], ['not-a-token', 401, 'TOKEN_INVALID'], [other.token, 403, 'FORBIDDEN'], [boundElsewhere, 403, 'FORBIDDEN'],
+    ];
     for (const [credential, status, code] of cases) {
       const answer = await reconnectRequest(server, token, credential);
       assert.equal(answer.status, status, `${code}: ${JSON.stringify(answer.body)}`);

@@ -94,11 +94,34 @@ export function holdsElevation(player: OnlinePlayer): boolean {
   return by !== undefined && by.scope === session!.identity.scope && by.characterId === session!.identity.characterId;
 }
 
-/** Called by the room when a dropped client resumed the player's seat: elevation does not survive a reconnection. */
-export function sessionResumed(player: OnlinePlayer): void {
+/**
+ * Who may resume this player's held seat: a principal of the same account whose rights are checked again now
+ * (expiry, account, player role, agent revocation: a socket that authenticated earlier may have outlived its
+ * token) and that may act as this character (a token bound to another character may not). A join refusal
+ * otherwise; the seat stays held for its owner.
+ */
+export async function admitResumer(player: OnlinePlayer, resumer: Identity): Promise<Identity> {
+  if (resumer.accountId !== player.accountId) throw joinRefusal('FORBIDDEN', 'That session belongs to another account');
+  const identity = await recheckJoiningIdentity(resumer);
+  if (identity.characterId !== undefined && identity.characterId !== player.id) {
+    throw joinRefusal('CHARACTER_NOT_OWNED', 'This token is bound to another character');
+  }
+  return identity;
+}
+
+/**
+ * Called by the room when a dropped client resumed the player's seat: elevation does not survive a reconnection,
+ * and the session acts for the token that resumed it from now on (its expiry, its revocation), when known.
+ */
+export function sessionResumed(player: OnlinePlayer, resumer?: Identity): void {
   player.isAdmin = false;
   const session = sessions.peek(player);
-  if (session) session.elevatedBy = undefined;
+  if (!session) return;
+  session.elevatedBy = undefined;
+  if (resumer) {
+    session.identity = { ...resumer, expiresAt: new Date(resumer.expiresAt) };
+    player.roles = resumer.roles;
+  }
 }
 
 /** A dropped client's reconnection seat, released so the character leaves the world now (internal Colyseus API). */
