@@ -2,13 +2,13 @@
  * A bot for Colyseus' own load-test tool (`@colyseus/loadtest`, its TUI and counters), ready for this server:
  *
  *   npm run loadtest:colyseus -- --numClients 50 [--endpoint http://127.0.0.1:5555] [--duration 60]
- *                                [--tokens tokens.txt] [--delay 50] [--output loadtest.log]
+ *                                [--tokens tokens.txt] [--delay 50] [--output loadtest.log] [--chatEvery 20]
  *
  * Each bot gets a server token as docs/auth.md says — `POST /api/auth/anonymous` (anonymous mode: one
  * authentication attempt each), or line N of `--tokens` (made by `npm run mint-tokens`: no attempt at all, for a
  * server with an identity provider or with limits on) — joins `world` with a new character through the SDK's
  * matchmaking (`Authorization: Bearer`), walks to a random tile within 4 tiles of where it entered every 600 ms
- * tick and chats every 20 moves. After `--duration` seconds every bot leaves and the tool writes its summary (to `--output` when given)
+ * tick and chats every 20 moves (`--chatEvery`). After `--duration` seconds every bot leaves and the tool writes its summary (to `--output` when given)
  * and exits. docs/loadtest.md explains the rest.
  *
  * The tool counts connections by wrapping `Client.prototype.join*` of the `@colyseus/sdk` it imports, so the bot
@@ -28,20 +28,25 @@ export const MAX_CLIENTS = 5_000;
 export const MAX_DURATION_SECONDS = 86_400;
 const TICK_MS = 600;
 const CHAT_EVERY_MOVES = 20;
+const MAX_CHAT_EVERY = 10_000;
 const WANDER_TILES = 4;
 const STEP_TIMEOUT_MS = 10_000;
 
 /** The tool's options are read by `cli()` from argv; ours are read here, with the defaults this server needs. */
-function ourOptions(argv: string[]): { duration: number; tokens: string[] | undefined; argv: string[] } {
+function ourOptions(argv: string[]): { duration: number; chatEvery: number; tokens: string[] | undefined; argv: string[] } {
   const { values: args } = parseArgs({
     args: argv, strict: false, allowPositionals: true,
-    options: { numClients: { type: 'string' }, duration: { type: 'string' }, tokens: { type: 'string' }, endpoint: { type: 'string' }, room: { type: 'string' } },
+    options: {
+      numClients: { type: 'string' }, duration: { type: 'string' }, chatEvery: { type: 'string' }, tokens: { type: 'string' }, endpoint: { type: 'string' }, room: { type: 'string' },
+    },
   });
   const problems: string[] = [];
   const numClients = args.numClients === undefined ? 1 : Number(args.numClients);
   if (!Number.isInteger(numClients) || numClients < 1 || numClients > MAX_CLIENTS) problems.push(`--numClients must be 1 to ${MAX_CLIENTS}`);
   const duration = args.duration === undefined ? 60 : Number(args.duration);
   if (!Number.isFinite(duration) || duration <= 0 || duration > MAX_DURATION_SECONDS) problems.push(`--duration must be 1 to ${MAX_DURATION_SECONDS} seconds`);
+  const chatEvery = args.chatEvery === undefined ? CHAT_EVERY_MOVES : Number(args.chatEvery);
+  if (!Number.isInteger(chatEvery) || chatEvery < 1 || chatEvery > MAX_CHAT_EVERY) problems.push(`--chatEvery must be 1 to ${MAX_CHAT_EVERY} moves`);
   let tokens: string[] | undefined;
   if (args.tokens !== undefined) {
     tokens = fs.readFileSync(String(args.tokens), 'utf8').split('\n').map((line) => line.trim()).filter(Boolean);
@@ -53,7 +58,7 @@ function ourOptions(argv: string[]): { duration: number; tokens: string[] | unde
     process.exit(2);
   }
   const extra = [...(args.endpoint === undefined ? ['--endpoint', DEFAULT_ENDPOINT] : []), ...(args.room === undefined ? ['--room', 'world'] : [])];
-  return { duration, tokens, argv: [...argv, ...extra] };
+  return { duration, chatEvery, tokens, argv: [...argv, ...extra] };
 }
 
 function httpBase(endpoint: string): string {
@@ -82,7 +87,7 @@ const rooms = new Set<Room>();
  * One bot: token, join with a new character, then walk and chat until the run ends. Resolves once joined (the tool
  * starts the next bot then) and walks on in the background.
  */
-async function bot(options: Options, tokens: string[] | undefined): Promise<void> {
+async function bot(options: Options, tokens: string[] | undefined, chatEvery: number): Promise<void> {
   const token = await tokenFor(options, tokens);
   const client = new Client(httpBase(options.endpoint), { headers: { Authorization: `Bearer ${token}` } });
   const room = await client.join(options.roomName, { createCharacter: { name: characterName(options.clientId) } });
@@ -95,10 +100,10 @@ async function bot(options: Options, tokens: string[] | undefined): Promise<void
   });
   room.onMessage('*', () => {});
   room.onLeave(() => rooms.delete(room));
-  void walk(room, options.clientId, () => home);
+  void walk(room, options.clientId, chatEvery, () => home);
 }
 
-async function walk(room: Room, clientId: number, home: () => { x: number; z: number } | undefined): Promise<void> {
+async function walk(room: Room, clientId: number, chatEvery: number, home: () => { x: number; z: number } | undefined): Promise<void> {
   let moves = 0;
   while (rooms.has(room)) {
     await sleep(TICK_MS);
@@ -107,7 +112,7 @@ async function walk(room: Room, clientId: number, home: () => { x: number; z: nu
     const x = at.x + Math.floor(Math.random() * (2 * WANDER_TILES + 1)) - WANDER_TILES;
     const z = at.z + Math.floor(Math.random() * (2 * WANDER_TILES + 1)) - WANDER_TILES;
     room.send('player:move', { x, z });
-    if (++moves % CHAT_EVERY_MOVES === 0) room.send('player:chat', { message: `bot ${clientId} says hello (${moves} moves)` });
+    if (++moves % chatEvery === 0) room.send('player:chat', { message: `bot ${clientId} says hello (${moves} moves)` });
   }
 }
 
@@ -118,8 +123,8 @@ async function finish(): Promise<void> {
 }
 
 if (import.meta.filename === process.argv[1]) {
-  const { duration, tokens, argv } = ourOptions(process.argv.slice(2));
+  const { duration, chatEvery, tokens, argv } = ourOptions(process.argv.slice(2));
   process.argv = [...process.argv.slice(0, 2), ...argv];
   setTimeout(() => void finish(), duration * 1000).unref();
-  cli((options) => bot(options, tokens));
+  cli((options) => bot(options, tokens, chatEvery));
 }

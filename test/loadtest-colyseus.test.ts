@@ -35,6 +35,13 @@ function runTool(server: TestServer, outputFile: string, args: string[]): Promis
   }));
 }
 
+/** The server's game_messages_in_total for one event (read from its registry, as /metrics would show it). */
+async function messagesIn(server: TestServer, event: string): Promise<number> {
+  const text = await server.context.metrics.registry.metrics();
+  const match = new RegExp(`^game_messages_in_total\\{event="${event}"\\} (\\d+)`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
 function counter(summary: string, label: string): number {
   const match = new RegExp(`${label}: (\\d+)`).exec(summary);
   assert.ok(match, `"${label}" in the tool's summary:\n${summary}`);
@@ -56,12 +63,16 @@ describe('npm run loadtest:colyseus (Colyseus\' own load-test tool) @db', functi
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('bots with anonymous tokens join the world, and the tool counts them connected', async () => {
-    const run = await runTool(server, path.join(dir, 'anonymous.log'), ['--numClients', '2']);
+  it('bots with anonymous tokens join the world, walk and chat, and the tool counts them connected', async () => {
+    const [moves, chats] = [await messagesIn(server, 'player:move'), await messagesIn(server, 'player:chat')];
+    const run = await runTool(server, path.join(dir, 'anonymous.log'), ['--numClients', '2', '--chatEvery', '2']);
     assert.equal(run.code, 0, run.output.slice(-2000));
     assert.equal(counter(run.summary, 'Successful connections'), 2);
     assert.equal(counter(run.summary, 'Failed connections'), 0);
     assert.equal(counter(run.summary, 'Total errors'), 0);
+    // 3 s at one move per 600 ms tick: a few moves and a chat or two from each bot reached the world.
+    assert.ok(await messagesIn(server, 'player:move') - moves >= 4, 'the bots walked');
+    assert.ok(await messagesIn(server, 'player:chat') - chats >= 2, 'the bots chatted');
   });
 
   it('bots with minted tokens spend no authentication attempt (the limit is already used up)', async () => {
