@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { withConfigTable } from '../src/config/docs.ts';
 import { PROJECT_ROOT } from './helpers/process.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
 const dockerfile = fs.readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
@@ -31,5 +32,48 @@ describe('README', () => {
     assert.ok(links.includes('docs/game-server-interface.md'), 'the interface contract is linked inside the repository');
     for (const target of links) assert.ok(fs.existsSync(path.join(PROJECT_ROOT, target)), target);
     assert.ok(!readme.includes('../shared/'), 'no path outside the repository');
+  });
+});
+
+/** The README's table of addresses: address → who may open it. */
+function addressTable(): Map<string, string> {
+  const section = /## Where things are, and who may open them\n([\s\S]*?)\n## /.exec(readme)?.[1];
+  assert.ok(section, 'the README has its "Where things are" section');
+  const rows = new Map<string, string>();
+  for (const line of section.split('\n').filter((l) => l.startsWith('| `'))) {
+    const [addresses, , who] = line.split('|').slice(1).map((cell) => cell.trim());
+    for (const [, address] of addresses.matchAll(/`([^`]+)`/g)) rows.set(address, who);
+  }
+  return rows;
+}
+
+describe('README: where things are and who may open them @db', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server?.close());
+
+  it('lists the operator and API addresses with who may open each, as the server answers them (no token, test mode)', async () => {
+    const table = addressTable();
+    const expected: Array<[string, RegExp, number]> = [
+      ['/api/openapi.json', /^anyone$/, 200],
+      ['/health', /^anyone$/, 200],
+      ['/status', /^anyone$/, 200],
+      ['/env.js', /^anyone$/, 200],
+      ['/metrics', /METRICS_TOKEN.*admin/, 401],
+      ['/colyseus', /^admins/, 401],
+      ['/operator/world-map', /^admins/, 401],
+      ['/playground', /development only.*404 in test and production/, 404],
+    ];
+    for (const [address, who, status] of expected) {
+      assert.match(table.get(address) ?? '(missing)', who, `README row for ${address}`);
+      assert.equal((await fetch(`${server.baseUrl}${address}`)).status, status, `${address} without a token`);
+    }
+  });
+
+  it('explains npm\'s engine warnings on install', () => {
+    assert.match(readme, /EBADENGINE[\s\S]{0,400}warnings, not errors/);
   });
 });
