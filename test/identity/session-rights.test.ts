@@ -143,6 +143,30 @@ describe('live sessions end when their rights end @db', function () {
     await eventually(async () => (server.context.online.has(second.id) ? undefined : true), 5_000, 'the SDK player to leave the world');
   });
 
+  it('role changes written straight into the database (npm run admin, another process, SQL) reach REST and live sessions within SESSION_CHECK_SECONDS, with no event', async () => {
+    const player = await accountWithCharacter(server);
+    const users = () => server.context.db.em.fork();
+    await users().nativeUpdate(User, { id: player.accountId }, { roles: ['player', 'admin'] });
+    const adminToken = server.context.auth.tokens.sign({ accountId: player.accountId, roles: ['player', 'admin'], scope: 'player' }).token;
+    const scrape = async () => {
+      const response = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${adminToken}` } });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    assert.equal(await scrape(), 200);
+    const socket = await enter(player, player.characterId);
+
+    // Demoted to player: the admin token loses the admin route within the role cache's age; the game goes on.
+    await users().nativeUpdate(User, { id: player.accountId }, { roles: ['player'] });
+    await eventually(async () => ((await scrape()) === 403 ? true : undefined), 4_000, 'the demoted admin to lose GET /metrics');
+    assert.equal(socket.socket.readyState, socket.socket.OPEN);
+
+    // Suspended (no player role): the live session ends at the next sweep.
+    await users().nativeUpdate(User, { id: player.accountId }, { roles: [] });
+    assert.equal((await closedWithin(socket, 4_000, 'after the player role was removed in the database')).code, 4001);
+    assert.ok(errorCodes(socket).includes('INSUFFICIENT_ROLE'), JSON.stringify(socket.events.slice(-3)));
+  });
+
   it('a reconnection re-checks the resuming socket\'s token: expired, revoked or bound to another character is refused, and the seat stays for its owner', async () => {
     const owner = await accountWithCharacter(server);
     const second = await createCharacterRow(server, owner.accountId);
