@@ -232,17 +232,34 @@ describe('live sessions end when their rights end @db', function () {
     socket.send('player:chat', { message: `/admin ${ADMIN_CODE}` });
     await socket.waitFor('admin:granted');
     const { agentId } = await registerAgent(server, owner.token, owner.characterId);
+    // The audit lines, as the world logs them.
+    const logger = server.context.logger;
+    const audits: Array<Record<string, unknown>> = [];
+    const info = logger.info;
+    logger.info = function (this: typeof logger, ...args: unknown[]) {
+      const fields = args[0] as Record<string, unknown> | undefined;
+      if (fields?.audit === 'admin_command' && fields.adminCharacterId === owner.characterId) audits.push(fields);
+      return (info as (...a: unknown[]) => void).apply(this, args);
+    } as typeof logger.info;
 
-    const from = socket.events.length;
-    const sent = await call(server, 'POST', `/api/agents/${agentId}/message`, owner.token, { message: '/give coins 2147483647' });
-    assert.equal(sent.status, 200);
-    const refusal = await socket.waitFor('error', (d) => d.event === 'player:chat', 5_000, from);
-    assert.equal(refusal.data.code, 'NOT_ADMIN');
-    assert.ok(!socket.events.some((e) => e.type === 'admin:done'));
+    try {
+      const from = socket.events.length;
+      const sent = await call(server, 'POST', `/api/agents/${agentId}/message`, owner.token, { message: '/give coins 2147483647' });
+      assert.equal(sent.status, 200);
+      const refusal = await socket.waitFor('error', (d) => d.event === 'player:chat', 5_000, from);
+      assert.equal(refusal.data.code, 'NOT_ADMIN');
+      assert.ok(!socket.events.some((e) => e.type === 'admin:done'));
 
-    // The player's own command still works: the elevation is the session's, not the agent's.
-    socket.send('player:chat', { message: '/give coins 5' });
-    assert.equal((await socket.waitFor('admin:done')).data.quantity, 5);
+      // The player's own command still works: the elevation is the session's, not the agent's.
+      socket.send('player:chat', { message: '/give coins 5' });
+      assert.equal((await socket.waitFor('admin:done')).data.quantity, 5);
+    } finally {
+      logger.info = info;
+    }
+    // Audit lines name the real actor: the agent speaking through REST, then the player's own token.
+    assert.deepEqual(audits.map((a) => [a.command, a.outcome, a.actor, a.agentId ?? null]),
+      [['give', 'refused', 'agent', agentId], ['give', 'done', 'player', null]]);
+    assert.equal(audits[1]!.tokenId, (JSON.parse(Buffer.from(owner.token.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti);
   });
 
   it('an agent token\'s own socket cannot elevate, and a reconnection drops the elevation', async () => {
