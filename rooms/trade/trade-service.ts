@@ -13,6 +13,7 @@ import { GameError } from '../../src/game/refusal.ts';
 import { CANCEL_MESSAGES, TRADE_DISTANCE, type CancelReason } from '../../src/game/trade-flow.ts';
 import { linkClient } from '../client-link.ts';
 import { WorldSlot } from '../world/area.ts';
+import { itemBudgets } from '../world/item-budget.ts';
 import type { OnlinePlayer } from '../world/online-player.ts';
 import type { LeaveReason, WorldApi } from '../world/world-api.ts';
 import { logTradeStep } from './audit.ts';
@@ -110,6 +111,14 @@ export class TradeService {
     if (this.byPlayer.has(player.id) || player.lock) throw new GameError('ALREADY_IN_TRADE', 'Finish your current trade first', { tradeId });
     if (this.byPlayer.has(requester.id) || requester.lock) throw new GameError('PLAYER_BUSY', `${requester.name} is busy`, { tradeId });
     this.assertClose(player, requester, tradeId);
+    // A trade is an item transaction of both accounts (and a room): it is paid from both item budgets, so trading
+    // between one's accounts cannot buy what inventory moves may not. Refused, the request stays to be accepted later.
+    try {
+      itemBudgets.of(this.world).spendEach([player.accountId, requester.accountId]);
+    } catch (error) {
+      if (error instanceof GameError) throw new GameError(error.code, error.message, { ...error.details, tradeId });
+      throw error;
+    }
     this.dropRequest(request);
     await this.open(request.id, requester, player);
   }

@@ -5,7 +5,8 @@
  * This budget is counted apart, per account — over all of its sockets and characters —, so one account cannot buy
  * the whole database with its message allowance: ITEM_TRANSACTIONS_PER_SECOND (10) a second, with a burst of as
  * many. Over it the request is refused RATE_LIMITED (with retryAfterMs) before any transaction starts: nothing
- * changes. Server-driven moves (deaths, gathering, NPC drops, admin commands) are not counted.
+ * changes. A trade costs each of its two accounts one when it is accepted (its room and its swap: trade-service.ts).
+ * Server-driven moves (deaths, gathering, NPC drops, admin commands) are not counted.
  *
  * In memory of the world (the `itemBudgets` slot): every character of an account is in that process's one world.
  */
@@ -35,12 +36,21 @@ export class ItemTransactionBudget {
 
   /** Spends `cost` of the account's budget, or throws RATE_LIMITED and spends nothing. */
   spend(accountId: string, cost = 1, now = clock()): void {
-    const bucket = this.refill(accountId, now);
-    if (bucket.tokens < cost) {
-      const retryAfterMs = Math.ceil(((cost - bucket.tokens) / this.perSecond) * 1000);
+    this.spendEach([accountId], cost, now);
+  }
+
+  /**
+   * Spends `cost` of each account's budget (a trade: one transaction for both sides), or throws RATE_LIMITED and
+   * spends nothing from any of them.
+   */
+  spendEach(accountIds: readonly string[], cost = 1, now = clock()): void {
+    const buckets = [...new Set(accountIds)].map((id) => this.refill(id, now));
+    const short = buckets.find((bucket) => bucket.tokens < cost);
+    if (short) {
+      const retryAfterMs = Math.ceil(((cost - short.tokens) / this.perSecond) * 1000);
       throw new GameError('RATE_LIMITED', `Too many item actions: at most ${this.perSecond} a second; retry in ${retryAfterMs} ms`, { retryAfterMs });
     }
-    bucket.tokens -= cost;
+    for (const bucket of buckets) bucket.tokens -= cost;
   }
 
   private refill(accountId: string, now: number): Bucket {

@@ -1,6 +1,7 @@
 /**
  * The per-account item-transaction budget (issue #17 item 7): sockets of one account sending `inventory:move` as
  * fast as their message allowance lets them get ITEM_TRANSACTIONS_PER_SECOND transactions, not one per message.
+ * Opening a trade is paid from both accounts' budgets (trading between one's own accounts is no way around it).
  * The budget's clock is held still, so no token comes back during the test: exactly the burst gets through.
  */
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { setItemBudgetClock } from '../../rooms/world/item-budget.ts';
 import { createCharacterRow, jsonPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { HOME, lastSync, seed, seededPlayer } from './support.ts';
+import { openTrade, traderPair } from '../trade/support.ts';
 
 const PER_SECOND = 4;
 
@@ -16,7 +18,7 @@ describe('item-transaction budget per account @db', function () {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer({ ITEM_TRANSACTIONS_PER_SECOND: String(PER_SECOND) });
+    server = await startTestServer({ ITEM_TRANSACTIONS_PER_SECOND: String(PER_SECOND), TRADE_REQUEST_COOLDOWN_MS: '0' });
     setItemBudgetClock(() => 1_000_000);
   });
   after(async () => {
@@ -60,6 +62,31 @@ describe('item-transaction budget per account @db', function () {
     assert.equal(slotOf(second.id), memorySlot(lastSync(other).inventory));
     first.client.close();
     other.close();
+  });
+
+  it('each opened trade costs both accounts one: past the budget an accept is RATE_LIMITED and opens nothing', async () => {
+    const [a, b] = await traderPair(server, [{ slot: 0, itemId: 'logs', quantity: 1 }], [{ slot: 0, itemId: 'logs', quantity: 1 }]);
+    for (let i = 0; i < PER_SECOND; i++) {
+      const tradeId = await openTrade(a, b);
+      const cancelled = Promise.all([a.ws.next('tradeCancelled'), b.ws.next('tradeCancelled')]);
+      a.ws.send('tradeCancel', { tradeId });
+      await cancelled;
+    }
+    const incoming = b.ws.next('tradeIncoming', (d) => d.fromPlayerId === a.id);
+    a.ws.send('tradeRequest', { targetPlayerId: b.id });
+    const { tradeId } = (await incoming).data;
+    const from = a.ws.events.length;
+    b.ws.send('tradeRequestRespond', { tradeId, accept: true });
+    const refused = await b.ws.next('tradeError');
+    assert.equal(refused.data.code, 'RATE_LIMITED');
+    assert.equal(refused.data.tradeId, tradeId);
+    assert.ok(Number(refused.data.retryAfterMs) > 0);
+    // Nothing opened, and the requester's budget is spent too: its own item moves wait as well.
+    a.ws.send('inventory:move', { from: 0, to: 1 });
+    assert.equal((await a.ws.waitFor('error', (d) => d.event === 'inventory:move', 5_000, from)).data.code, 'RATE_LIMITED');
+    assert.ok(!a.ws.events.slice(from).some((e) => e.type === 'tradeStarted'));
+    a.ws.close();
+    b.ws.close();
   });
 
   it('another account keeps its own budget', async () => {
