@@ -192,7 +192,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.state.players.set(player.id, player.state);
       this.grid.insert(player);
       this.sync.attach(client);
-      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty));
+      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty), player.interest.visible);
       client.send('player:sync', player.sync());
     } catch (error) {
       online.delete(character.id);
@@ -475,9 +475,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       }
     }
     const workMs = performance.now() - startedAt;
-    this.sync.beginTick();
     const dirty = this.dirty;
     this.dirty = new Set();
+    this.sync.beginTick(dirty);
     const observers = [...this.online.values()];
     let next = 0;
     let interestMs = 0;
@@ -490,7 +490,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
         const before = performance.now();
         const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, dirty);
         interestMs += performance.now() - before;
-        this.sync.deliver(player.client, tick, diff);
+        this.sync.deliver(player.client, tick, diff, player.interest.visible);
       }
       if (next < observers.length) {
         setImmediate(deliverSlice);
@@ -499,10 +499,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.delivering = false;
       const patchStarted = performance.now();
       this.broadcastPatch();
-      const { encodeMs, sendMs, jsonBytes, jsonObservers } = this.sync.costs;
+      const costs = this.sync.costs;
       metrics.tickPhases({
-        work: workMs / 1000, interest: interestMs / 1000, encode: encodeMs / 1000, send: sendMs / 1000,
-        patch: (performance.now() - patchStarted) / 1000, latenessSeconds, jsonBytes, jsonPlayers: jsonObservers,
+        work: workMs / 1000, interest: interestMs / 1000, encode: costs.encodeMs / 1000, send: costs.sendMs / 1000,
+        patch: (performance.now() - patchStarted) / 1000, latenessSeconds, jsonBytes: costs.jsonBytes, jsonPlayers: costs.jsonObservers,
+        sampledPlayers: costs.sampled, naiveSnapshotBytes: costs.naiveSnapshotBytes, bitpackedBoundBytes: costs.bitpackedBoundBytes,
       });
       stopTimer();
     };

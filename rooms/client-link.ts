@@ -5,8 +5,11 @@
  * limits and counts its messages, and it joins other rooms itself (e.g. a TradeRoom by the roomId of `tradeStarted`).
  */
 import type { Client } from '@colyseus/core';
+import type { UpdateEncoding } from './world/update-frames.ts';
 
 export interface ClientLink {
+  /** The `world:update` encoding the client asked for (docs/protocol.md). */
+  readonly updates: UpdateEncoding;
   /**
    * Sends a frame the room serialised itself (e.g. `world:update` assembled from per-tick JSON). The client reads
    * JSON events only: it gets no schema state or view, and its connection limits and counts its own messages.

@@ -9,6 +9,8 @@ describe('benchmark tick figures from the game_tick_* series', () => {
     const tick = (ms: number, lateMs: number, bytes: number, players: number) => metrics.tickPhases({
       work: ms / 1000, interest: (2 * ms) / 1000, encode: ms / 1000, send: (3 * ms) / 1000, patch: 0,
       latenessSeconds: lateMs / 1000, jsonBytes: bytes, jsonPlayers: players,
+      // Two players sampled: their naive snapshots 40 times, their bit-packed bound a tenth of the bytes sent.
+      sampledPlayers: 2, naiveSnapshotBytes: 2 * 40 * (bytes / players), bitpackedBoundBytes: 2 * (bytes / players) / 10,
     });
     tick(100, 500, 1_000_000, 10); // before the window: must not count
     const before = await metrics.registry.metrics();
@@ -19,6 +21,8 @@ describe('benchmark tick figures from the game_tick_* series', () => {
     assert.equal(figures.ticks, 100);
     assert.deepEqual(figures.phaseMeanMs, { work: 2, interest: 4, encode: 2, send: 6, patch: 0 });
     assert.equal(figures.bytesPerPlayerPerTick, 300);
+    assert.equal(figures.naiveSnapshotBytesPerPlayerTick, 12_000);
+    assert.equal(figures.bitpackedBoundBytesPerPlayerTick, 30);
     assert.equal(figures.latenessP99Ms, 1, '99 of 100 ticks were at most 1 ms late');
     metrics.close();
   });
@@ -30,6 +34,8 @@ describe('benchmark tick figures from the game_tick_* series', () => {
     assert.equal(figures.ticks, 0);
     assert.equal(figures.latenessP99Ms, null);
     assert.equal(figures.bytesPerPlayerPerTick, null);
+    assert.equal(figures.naiveSnapshotBytesPerPlayerTick, null);
+    assert.equal(figures.bitpackedBoundBytesPerPlayerTick, null);
     metrics.close();
   });
 });

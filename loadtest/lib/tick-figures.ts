@@ -1,7 +1,8 @@
 /**
  * A world's tick, read from two scrapes of the game server's /metrics (the window between them): mean time per
  * phase (game_tick_phase_seconds), tick lateness p99 (the histogram bucket it falls in) and world:update bytes per
- * JSON player per tick (game_tick_bytes_per_player). docs/operations.md describes the series.
+ * JSON player per tick (game_tick_bytes_per_player) beside its two reference sizes, a naive whole-area snapshot and a
+ * bit-packed bound (game_tick_reference_bytes_per_player). docs/operations.md describes the series.
  */
 import { TICK_MS } from '../../src/game/ticks.ts';
 import { TICK_PHASES } from '../../src/observability/metrics.ts';
@@ -20,6 +21,10 @@ export interface TickFigures {
   /** The upper bound of the lateness bucket holding the 99th percentile, in ms (null without ticks). */
   latenessP99Ms: number | null;
   bytesPerPlayerPerTick: number | null;
+  /** Mean bytes per sampled JSON player per tick of a naive JSON snapshot of its whole area. */
+  naiveSnapshotBytesPerPlayerTick: number | null;
+  /** Mean bytes per sampled JSON player per tick of a RuneScape-style bit-packed update of the same moves. */
+  bitpackedBoundBytesPerPlayerTick: number | null;
 }
 
 const delta = (before: string, after: string, series: string) => (metricValue(after, series) ?? 0) - (metricValue(before, series) ?? 0);
@@ -40,10 +45,17 @@ export function tickFigures(before: string, after: string): TickFigures {
     phase, ticks > 0 ? Math.round((delta(before, after, `game_tick_phase_seconds_sum{phase="${phase}"}`) / ticks) * 1e5) / 100 : 0,
   ])) as TickFigures['phaseMeanMs'];
   const byteTicks = delta(before, after, 'game_tick_bytes_per_player_count');
+  const reference = (name: string) => {
+    const series = `game_tick_reference_bytes_per_player_%s{reference="${name}"}`;
+    const count = delta(before, after, series.replace('%s', 'count'));
+    return count > 0 ? Math.round(delta(before, after, series.replace('%s', 'sum')) / count) : null;
+  };
   return {
     ticks,
     phaseMeanMs,
     latenessP99Ms: bucketP99(before, after, 'game_tick_lateness_seconds'),
     bytesPerPlayerPerTick: byteTicks > 0 ? Math.round(delta(before, after, 'game_tick_bytes_per_player_sum') / byteTicks) : null,
+    naiveSnapshotBytesPerPlayerTick: reference('naive_snapshot'),
+    bitpackedBoundBytesPerPlayerTick: reference('bitpacked_bound'),
   };
 }

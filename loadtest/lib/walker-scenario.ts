@@ -18,10 +18,13 @@ import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figure
 import { startProbe } from './http-load.ts';
 import { round } from './stats.ts';
 import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
+import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 export interface WalkerRunOptions {
   kind: 'json' | 'sdk';
   server: 'game' | 'bare';
+  /** The world:update encoding /ws bots ask for (default json). */
+  updates?: UpdateEncoding;
   clients: number;
   durationSeconds: number;
   warmupSeconds?: number;
@@ -40,6 +43,8 @@ export interface ProbeFigures {
 export interface WalkerRunResult {
   label: string;
   kind: 'json' | 'sdk';
+  /** Set for /ws bots that asked for another world:update encoding than the readable default. */
+  updates?: UpdateEncoding;
   server: 'game' | 'bare';
   clients: number;
   joined: number;
@@ -110,7 +115,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
   }
   const stats = newWalkerStats();
   const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
-    ? new JsonWalker(server.wsUrl, seed, grid, stats)
+    ? new JsonWalker(server.wsUrl, seed, grid, stats, options.updates)
     : new SdkWalker(server.baseUrl, seed, grid, stats));
   let joined = 0;
   try {
@@ -143,8 +148,9 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const lag = lagP99Ms(metricsAfter);
     const rss = rssBytes(server.child.pid!);
     const result: WalkerRunResult = {
-      label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots`,
+      label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots${options.updates === 'compact' ? ' (compact updates)' : ''}`,
       kind: options.kind,
+      ...(options.updates && options.updates !== 'json' ? { updates: options.updates } : {}),
       server: options.server,
       clients: options.clients,
       joined,

@@ -7,6 +7,7 @@
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import WebSocket from 'ws';
 import type { WalkGrid } from '../../src/game/pathfinding.ts';
+import { decodeMove, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import type { SeededWalker } from './seed.ts';
 import { Samples } from './stats.ts';
 
@@ -87,17 +88,22 @@ export class JsonWalker extends BaseWalker {
   readonly kind = 'json' as const;
   private socket: WebSocket | undefined;
   private readonly url: string;
+  private readonly updates: UpdateEncoding;
+  /** The bot's own handle in compact frames (from the snapshot that added it). */
+  private handle: number | undefined;
 
-  constructor(url: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats) {
+  constructor(url: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats, updates: UpdateEncoding = 'json') {
     super(seed, grid, stats);
     this.url = url;
+    this.updates = updates;
   }
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(`${this.url}/ws`, { perMessageDeflate: false });
       this.socket = socket;
-      socket.on('open', () => socket.send(JSON.stringify({ type: 'authenticate', data: { token: this.seed.token, characterId: this.seed.characterId } })));
+      const entry = { token: this.seed.token, characterId: this.seed.characterId, ...(this.updates === 'json' ? {} : { updates: this.updates }) };
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'authenticate', data: entry })));
       socket.on('message', (raw) => {
         const text = raw.toString();
         // Peek at the type without parsing every frame twice.
@@ -105,12 +111,7 @@ export class JsonWalker extends BaseWalker {
           this.stats.updatesReceived++;
           const update = JSON.parse(text).data;
           this.stats.delivery.add(Date.now() - update.sentAt);
-          for (const entity of update.changed) {
-            if (entity.id === this.seed.characterId) {
-              this.x = entity.x;
-              this.z = entity.z;
-            }
-          }
+          this.follow(update);
           return;
         }
         const event = JSON.parse(text);
@@ -125,6 +126,28 @@ export class JsonWalker extends BaseWalker {
       });
       socket.on('error', reject);
     });
+  }
+
+  /** Keeps the bot's own position from the update (a change carries only the fields that changed). */
+  private follow(update: { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: number[] }): void {
+    const me = this.seed.characterId;
+    for (const entity of update.added ?? []) {
+      if (entity.id !== me) continue;
+      this.handle = entity.n;
+      this.x = entity.x;
+      this.z = entity.z;
+    }
+    for (const code of update.moved ?? []) {
+      const move = decodeMove(code);
+      if (move.handle !== this.handle) continue;
+      this.x += move.dx;
+      this.z += move.dz;
+    }
+    for (const entity of update.changed ?? []) {
+      if (entity.id !== me && (entity.n === undefined || entity.n !== this.handle)) continue;
+      if (entity.x !== undefined) this.x = entity.x;
+      if (entity.z !== undefined) this.z = entity.z;
+    }
   }
 
   protected sendEvent(type: string, data: unknown): void {

@@ -2,13 +2,33 @@
  * Tells each observer what changed around it: SDK clients through their StateView (Colyseus then encodes only
  * what they see), JSON clients through one `world:update` frame per tick assembled from per-entity JSON that is
  * serialised once per tick however many observers see it.
+ *
+ * A changed entity carries only the fields that changed. That is sound because every observer of an entity holds
+ * the same values for its changing fields: the values published at the start of the tick the observer last heard
+ * of it. `beginTick` publishes the tick's values of every dirty entity once, and a snapshot sent to an observer
+ * mid-tick (an entity coming into view) carries the published values, not live ones that the next tick will
+ * publish.
  */
 import { StateView, type Schema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
 import { clientLink, isLinkedClient } from '../client-link.ts';
 import type { InterestDiff, TrackedEntity } from './interest.ts';
+import {
+  BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, isActor, moveCode, stepOf, type UpdateEncoding,
+} from './update-frames.ts';
 
 type Stateful = TrackedEntity & { state: Schema };
+type Values = Record<string, unknown>;
+
+/** One dirty entity's change this tick: its published values, the fields that changed and its step. */
+interface TickChange {
+  now: Values;
+  fields: string[];
+  step: { dx: number; dz: number } | undefined;
+}
+
+/** One JSON observer in every this many has its area measured against the two reference sizes. */
+const SAMPLE_EVERY = 50;
 
 /** What one tick's deliveries cost: milliseconds building and writing JSON frames, bytes written, JSON observers. */
 export interface DeliveryCosts {
@@ -16,24 +36,46 @@ export interface DeliveryCosts {
   sendMs: number;
   jsonBytes: number;
   jsonObservers: number;
+  /** Sampled observers, with the bytes a naive whole-area JSON snapshot and a bit-packed encoding would take. */
+  sampled: number;
+  naiveSnapshotBytes: number;
+  bitpackedBoundBytes: number;
 }
 
 export class InterestSync {
+  /** The changing fields' values each entity's observers hold (see the header). */
+  private readonly published = new WeakMap<TrackedEntity, Values>();
+  /** Small per-world numbers naming entities in compact frames. */
+  private readonly handles = new WeakMap<TrackedEntity, number>();
+  private nextHandle = 1;
+  private readonly changes = new Map<TrackedEntity, TickChange>();
   private readonly snapshots = new Map<TrackedEntity, string>();
+  private readonly compactSnapshots = new Map<TrackedEntity, string>();
   private readonly deltas = new Map<TrackedEntity, string>();
+  private readonly compactDeltas = new Map<TrackedEntity, string | null>();
   private tickStartedAt = Date.now();
+  private sampleCountdown = SAMPLE_EVERY;
   /** This tick's costs so far (reset by beginTick; read once the tick's deliveries are done). */
-  readonly costs: DeliveryCosts = { encodeMs: 0, sendMs: 0, jsonBytes: 0, jsonObservers: 0 };
+  readonly costs: DeliveryCosts = { encodeMs: 0, sendMs: 0, jsonBytes: 0, jsonObservers: 0, sampled: 0, naiveSnapshotBytes: 0, bitpackedBoundBytes: 0 };
 
-  /** Drops the per-tick JSON cache and costs; call once per tick before sending. */
-  beginTick(): void {
+  /** Publishes this tick's values of the entities changed since the last tick and drops the per-tick caches. */
+  beginTick(dirty: ReadonlySet<TrackedEntity>): void {
+    this.changes.clear();
     this.snapshots.clear();
+    this.compactSnapshots.clear();
     this.deltas.clear();
+    this.compactDeltas.clear();
     this.tickStartedAt = Date.now();
-    this.costs.encodeMs = 0;
-    this.costs.sendMs = 0;
-    this.costs.jsonBytes = 0;
-    this.costs.jsonObservers = 0;
+    for (const key of Object.keys(this.costs) as (keyof DeliveryCosts)[]) this.costs[key] = 0;
+    for (const entity of dirty) {
+      const now = entity.delta();
+      const before = this.published.get(entity);
+      this.published.set(entity, now);
+      // Nothing published yet means nobody was shown it (a snapshot publishes first): there is no one to tell.
+      if (!before) continue;
+      const fields = changedFields(before, now);
+      if (fields.length > 0) this.changes.set(entity, { now, fields, step: stepOf(before, now) });
+    }
   }
 
   /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
@@ -41,13 +83,19 @@ export class InterestSync {
     if (!isLinkedClient(client)) client.view = new StateView();
   }
 
-  deliver(client: Client, tick: number, diff: InterestDiff): void {
+  /** Delivers one observer's difference; `visible` is what it sees after it (for the sampled reference sizes). */
+  deliver(client: Client, tick: number, diff: InterestDiff, visible: ReadonlySet<TrackedEntity>): void {
     const link = clientLink(client);
-    if (link) this.costs.jsonObservers++;
-    if (diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0) return;
     if (link) {
+      this.costs.jsonObservers++;
+      if (--this.sampleCountdown === 0) {
+        this.sampleCountdown = SAMPLE_EVERY;
+        this.sample(diff, visible);
+      }
+      const changed = diff.changed.filter((entity) => this.changes.has(entity));
+      if (diff.added.length === 0 && changed.length === 0 && diff.removed.length === 0) return;
       const started = performance.now();
-      const frame = this.worldUpdate(tick, diff);
+      const frame = link.updates === 'compact' ? this.compactUpdate(tick, diff, changed) : this.worldUpdate(tick, diff, changed);
       const encoded = performance.now();
       link.sendText(frame);
       this.costs.encodeMs += encoded - started;
@@ -61,19 +109,106 @@ export class InterestSync {
     for (const entity of diff.removed) view.remove((entity as Stateful).state);
   }
 
-  private cached(cache: Map<TrackedEntity, string>, entity: TrackedEntity, serialise: () => Record<string, unknown>): string {
-    let json = cache.get(entity);
+  /** The entity as an observer that starts seeing it now must know it (changing fields as published). */
+  private snapshotOf(entity: TrackedEntity): Values {
+    let values = this.published.get(entity);
+    if (!values) {
+      values = entity.delta();
+      this.published.set(entity, values);
+    }
+    return { ...entity.snapshot(), ...values };
+  }
+
+  private snapshotJson(entity: TrackedEntity): string {
+    let json = this.snapshots.get(entity);
+    if (json === undefined) this.snapshots.set(entity, (json = JSON.stringify(this.snapshotOf(entity))));
+    return json;
+  }
+
+  private deltaJson(entity: TrackedEntity): string {
+    let json = this.deltas.get(entity);
     if (json === undefined) {
-      json = JSON.stringify(serialise());
-      cache.set(entity, json);
+      const { now, fields } = this.changes.get(entity)!;
+      const delta: Values = { kind: entity.kind, id: entity.id };
+      for (const field of fields) delta[field] = now[field];
+      this.deltas.set(entity, (json = JSON.stringify(delta)));
     }
     return json;
   }
 
-  private worldUpdate(tick: number, diff: InterestDiff): string {
-    const added = diff.added.map((e) => this.cached(this.snapshots, e, () => e.snapshot())).join(',');
-    const changed = diff.changed.map((e) => this.cached(this.deltas, e, () => e.delta())).join(',');
+  private worldUpdate(tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
+    const added = diff.added.map((e) => this.snapshotJson(e)).join(',');
+    const deltas = changed.map((e) => this.deltaJson(e)).join(',');
     const removed = diff.removed.map((e) => `{"kind":"${e.kind}","id":${JSON.stringify(e.id)}}`).join(',');
-    return `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt},"added":[${added}],"changed":[${changed}],"removed":[${removed}]}}`;
+    return `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt},"added":[${added}],"changed":[${deltas}],"removed":[${removed}]}}`;
+  }
+
+  private handleOf(entity: TrackedEntity): number {
+    let handle = this.handles.get(entity);
+    if (handle === undefined) this.handles.set(entity, (handle = this.nextHandle++));
+    return handle;
+  }
+
+  private moveCodeOf(entity: TrackedEntity): number | undefined {
+    const step = this.changes.get(entity)?.step;
+    return step && moveCode(this.handleOf(entity), step.dx, step.dz);
+  }
+
+  /** The compact delta: the handle and the changed fields a move code does not already carry; null if none. */
+  private compactDeltaJson(entity: TrackedEntity): string | null {
+    let json = this.compactDeltas.get(entity);
+    if (json === undefined) {
+      const { now, fields } = this.changes.get(entity)!;
+      const moved = this.moveCodeOf(entity) !== undefined;
+      const delta: Values = { n: this.handleOf(entity) };
+      let any = false;
+      for (const field of fields) {
+        if (moved && (field === 'x' || field === 'z')) continue;
+        delta[field] = now[field];
+        any = true;
+      }
+      this.compactDeltas.set(entity, (json = any ? JSON.stringify(delta) : null));
+    }
+    return json;
+  }
+
+  private compactSnapshotJson(entity: TrackedEntity): string {
+    let json = this.compactSnapshots.get(entity);
+    if (json === undefined) this.compactSnapshots.set(entity, (json = JSON.stringify({ n: this.handleOf(entity), ...this.snapshotOf(entity) })));
+    return json;
+  }
+
+  /** docs/protocol.md, "Compact updates": empty lists are left out. */
+  private compactUpdate(tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
+    let frame = `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt}`;
+    if (diff.added.length > 0) frame += `,"added":[${diff.added.map((e) => this.compactSnapshotJson(e)).join(',')}]`;
+    const moves: number[] = [];
+    const deltas: string[] = [];
+    for (const entity of changed) {
+      const code = this.moveCodeOf(entity);
+      if (code !== undefined) moves.push(code);
+      const delta = this.compactDeltaJson(entity);
+      if (delta !== null) deltas.push(delta);
+    }
+    if (moves.length > 0) frame += `,"moved":[${moves.join(',')}]`;
+    if (deltas.length > 0) frame += `,"changed":[${deltas.join(',')}]`;
+    if (diff.removed.length > 0) frame += `,"removed":[${diff.removed.map((e) => this.handleOf(e)).join(',')}]`;
+    return `${frame}}}`;
+  }
+
+  /** What a naive whole-area snapshot and a bit-packed actor update would have taken for this observer. */
+  private sample(diff: InterestDiff, visible: ReadonlySet<TrackedEntity>): void {
+    let naive = `{"type":"world:update","data":{"tick":0,"sentAt":${this.tickStartedAt},"entities":[]}}`.length;
+    let bits = 0;
+    const added = new Set(diff.added);
+    for (const entity of visible) {
+      naive += this.snapshotJson(entity).length + 1;
+      if (!isActor(entity.kind)) continue;
+      bits += added.has(entity) ? BITPACKED_ADD_BITS : bitpackedStepBits(this.changes.get(entity)?.step);
+    }
+    for (const entity of diff.removed) if (isActor(entity.kind)) bits += BITPACKED_REMOVE_BITS;
+    this.costs.sampled++;
+    this.costs.naiveSnapshotBytes += naive;
+    this.costs.bitpackedBoundBytes += Math.ceil(bits / 8);
   }
 }

@@ -38,7 +38,14 @@ export type TickPhases = Record<(typeof TICK_PHASES)[number], number> & {
   /** world:update bytes written to JSON players this tick, and how many JSON players were in the world. */
   jsonBytes: number;
   jsonPlayers: number;
+  /** JSON players sampled this tick, and what a naive whole-area snapshot and a bit-packed update would take them. */
+  sampledPlayers: number;
+  naiveSnapshotBytes: number;
+  bitpackedBoundBytes: number;
 };
+
+/** The reference sizes a tick's world:update bytes are measured against (game_tick_reference_bytes_per_player). */
+export const TICK_BYTE_REFERENCES = ['naive_snapshot', 'bitpacked_bound'] as const;
 
 export class GameMetrics {
   readonly registry = new Registry();
@@ -49,6 +56,7 @@ export class GameMetrics {
   readonly tickPhaseSeconds: Histogram<'phase'>;
   readonly tickLatenessSeconds: Histogram;
   readonly tickBytesPerPlayer: Histogram;
+  readonly tickReferenceBytes: Histogram<'reference'>;
   readonly messagesIn: Counter<'event'>;
   readonly messagesOut: Counter<'event'>;
   readonly tradesCompleted: Counter;
@@ -103,6 +111,11 @@ export class GameMetrics {
     this.tickBytesPerPlayer = new Histogram({
       name: 'game_tick_bytes_per_player', help: 'Bytes of world:update frames written per JSON player in one tick (players sent nothing count as 0)',
       registers, buckets: [0, 32, 64, 128, 256, 512, 1024, 2048, 5000, 10_000, 50_000],
+    });
+    this.tickReferenceBytes = new Histogram({
+      name: 'game_tick_reference_bytes_per_player',
+      help: 'For one JSON player in 50, per tick: bytes a naive JSON snapshot of its whole area (naive_snapshot) and a RuneScape-style bit-packed actor update (bitpacked_bound) would take',
+      labelNames: ['reference'], registers, buckets: [0, 32, 64, 128, 256, 512, 1024, 2048, 5000, 10_000, 50_000, 200_000],
     });
     this.messagesIn = new Counter({
       name: 'game_messages_in_total', help: 'Client events received, by event; unregistered events as "unknown"', labelNames: ['event'], registers,
@@ -213,6 +226,10 @@ export class GameMetrics {
     for (const phase of TICK_PHASES) this.tickPhaseSeconds.observe({ phase }, phases[phase]);
     if (phases.latenessSeconds !== undefined) this.tickLatenessSeconds.observe(phases.latenessSeconds);
     if (phases.jsonPlayers > 0) this.tickBytesPerPlayer.observe(phases.jsonBytes / phases.jsonPlayers);
+    if (phases.sampledPlayers > 0) {
+      this.tickReferenceBytes.observe({ reference: 'naive_snapshot' }, phases.naiveSnapshotBytes / phases.sampledPlayers);
+      this.tickReferenceBytes.observe({ reference: 'bitpacked_bound' }, phases.bitpackedBoundBytes / phases.sampledPlayers);
+    }
   }
 
   /** Seconds the world's last completed tick took. */

@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
 import { CLIENT_LINK, type ClientLink } from '../../rooms/client-link.ts';
+import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 export interface JsonChannel {
   readonly readyState: number;
@@ -37,10 +38,11 @@ export class JsonClient implements Client, ClientPrivate {
   _enqueuedMessages: unknown[] | undefined = [];
   _joinedAt = 0;
 
-  constructor(sessionId: string, channel: JsonChannel) {
+  constructor(sessionId: string, channel: JsonChannel, updates: UpdateEncoding = 'json') {
     this.sessionId = sessionId;
     this.channel = channel;
     this[CLIENT_LINK] = {
+      updates,
       sendText: (text) => channel.sendText(text),
       joinRoom: (roomId) => channel.joinRoom(roomId),
     };

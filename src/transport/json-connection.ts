@@ -15,6 +15,7 @@ import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
 import { encodeEnvelope, parseEnvelope } from './envelope.ts';
 import { JsonClient, type JsonChannel } from './json-client.ts';
+import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import { clientAddressOf } from './socket-address.ts';
 
 export type { VerifiedIdentity } from '../auth/verified-identity.ts';
@@ -278,8 +279,12 @@ export class JsonConnection implements JsonChannel {
   private async enterWorld(data: Record<string, unknown>): Promise<void> {
     if (this.leaving) await this.leaving;
     if (this.world || this.joining) return this.sendError('ALREADY_IN_WORLD', 'This connection is already in the world', 'world:enter');
+    if (data.updates !== undefined && !isUpdateEncoding(data.updates)) {
+      return this.sendError('INVALID_PAYLOAD', `"updates" must be one of ${UPDATE_ENCODINGS.join(', ')}`, 'world:enter');
+    }
+    const updates = data.updates ?? 'json';
     this.joining = true;
-    const joined = typeof data.reconnectionToken === 'string' ? this.reconnect(data.reconnectionToken) : this.join(data);
+    const joined = typeof data.reconnectionToken === 'string' ? this.reconnect(data.reconnectionToken, updates) : this.join(data, updates);
     this.worldJoin = joined;
     try {
       const membership = await joined;
@@ -299,11 +304,11 @@ export class JsonConnection implements JsonChannel {
     }
   }
 
-  private async join(data: Record<string, unknown>): Promise<RoomMembership> {
+  private async join(data: Record<string, unknown>, updates: UpdateEncoding): Promise<RoomMembership> {
     const options = { characterId: data.characterId, createCharacter: data.createCharacter };
     const reservation = await matchMaker.join('world', options, this.authContext());
     const room = matchMaker.getLocalRoomById(reservation.roomId) as unknown as RoutableRoom;
-    const client = new JsonClient(reservation.sessionId, this);
+    const client = new JsonClient(reservation.sessionId, this, updates);
     await connectClientToRoom(room as never, client, this.authContext(), JSON_JOIN);
     return { room, client };
   }
@@ -313,7 +318,7 @@ export class JsonConnection implements JsonChannel {
    * only a waiting seat, only for the same account); refusals without a code of their own — Colyseus' "room
    * disposed", "expired", "seat reservation expired" — all mean the token holds no seat.
    */
-  private async reconnect(token: string): Promise<RoomMembership> {
+  private async reconnect(token: string, updates: UpdateEncoding): Promise<RoomMembership> {
     const [roomId, secret, ...rest] = token.split(':');
     if (!roomId || !secret || rest.length > 0) throw invalidReconnection('The reconnection token is malformed');
     try {
@@ -323,7 +328,7 @@ export class JsonConnection implements JsonChannel {
       if (!room.sessionBelongsTo?.(reservation.sessionId, this.identity!.accountId)) {
         throw new GameError('FORBIDDEN', 'That session belongs to another account');
       }
-      const client = new JsonClient(reservation.sessionId, this);
+      const client = new JsonClient(reservation.sessionId, this, updates);
       await connectClientToRoom(room as never, client, this.authContext(), { ...JSON_JOIN, reconnectionToken: secret });
       return { room, client };
     } catch (error) {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { worldOf } from '../../rooms/world/running-world.ts';
 import { runItemTransaction } from '../../src/db/item-transaction.ts';
-import { jsonPlayer } from '../helpers/players.ts';
+import { jsonPlayer, visibleEntities } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { accountWithCharacter, call, eventually, registerAgent, sleep } from './support.ts';
@@ -81,8 +81,8 @@ describe('Agent goal control in the world @db', () => {
     const stoppedAt = { x: player.x, z: player.z };
 
     // Observers (here the character's own socket, which sees itself) hear it stopped on the next tick.
-    const update = await socket.next('world:update', (data) => data.changed.some((e: { id: string; action: string }) => e.id === owner.characterId && e.action === 'idle'), TICK * 3);
-    const seen = update.data.changed.find((e: { id: string }) => e.id === owner.characterId);
+    await socket.next('world:update', (data) => data.changed.some((e: { id: string; action: string }) => e.id === owner.characterId && e.action === 'idle'), TICK * 3);
+    const seen = visibleEntities(socket).get(`player:${owner.characterId}`)!;
     assert.deepEqual({ x: seen.x, z: seen.z }, stoppedAt);
 
     // Paused: no automatic goal and no movement over several ticks.

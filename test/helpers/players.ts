@@ -51,7 +51,9 @@ export function visibleEntities(client: JsonWsClient): Map<string, Record<string
   const known = new Map<string, Record<string, unknown>>();
   for (const event of client.events) {
     if (event.type !== 'world:update') continue;
-    for (const entity of [...event.data.added, ...event.data.changed]) known.set(`${entity.kind}:${entity.id}`, entity);
+    for (const entity of event.data.added) known.set(`${entity.kind}:${entity.id}`, { ...entity });
+    // A changed entity carries only the fields that changed (docs/protocol.md).
+    for (const entity of event.data.changed) Object.assign(known.get(`${entity.kind}:${entity.id}`) ?? {}, entity);
     for (const gone of event.data.removed) known.delete(`${gone.kind}:${gone.id}`);
   }
   return known;

@@ -1,0 +1,74 @@
+/**
+ * The pieces of a `world:update` frame that depend on nothing but values: which fields of an entity changed since
+ * the values its observers hold, the compact encoding's move codes, and the two reference sizes the tick figures
+ * compare a frame with (a naive snapshot of the whole area and a RuneScape-style bit-packed bound).
+ * docs/protocol.md describes both encodings; docs/operations.md the reference sizes.
+ */
+
+/** How a /ws connection asked for its `world:update` frames (`updates` in `world:enter` or `authenticate`). */
+export const UPDATE_ENCODINGS = ['json', 'compact'] as const;
+export type UpdateEncoding = (typeof UPDATE_ENCODINGS)[number];
+
+export function isUpdateEncoding(value: unknown): value is UpdateEncoding {
+  return (UPDATE_ENCODINGS as readonly unknown[]).includes(value);
+}
+
+type Values = Record<string, unknown>;
+
+/** The keys of `now` (kind and id aside) whose values differ from `before`. */
+export function changedFields(before: Values, now: Values): string[] {
+  const fields: string[] = [];
+  for (const key in now) {
+    if (key !== 'kind' && key !== 'id' && before[key] !== now[key]) fields.push(key);
+  }
+  return fields;
+}
+
+/** The step a tick's movement took on each axis, or undefined when the values carry no position. */
+export function stepOf(before: Values, now: Values): { dx: number; dz: number } | undefined {
+  if (typeof before.x !== 'number' || typeof now.x !== 'number' || typeof before.z !== 'number' || typeof now.z !== 'number') return undefined;
+  return { dx: now.x - before.x, dz: now.z - before.z };
+}
+
+/** A compact move code carries steps of up to two tiles per axis (a run covers two tiles a tick). */
+const MAX_STEP = 2;
+const SPAN = 2 * MAX_STEP + 1;
+
+/**
+ * One moved entity as a single integer: `handle × 25 + (dx + 2) × 5 + (dz + 2)`. Undefined when the step is
+ * longer than a run (a teleport: the position goes as fields instead) or is no step at all.
+ */
+export function moveCode(handle: number, dx: number, dz: number): number | undefined {
+  if ((dx === 0 && dz === 0) || Math.abs(dx) > MAX_STEP || Math.abs(dz) > MAX_STEP) return undefined;
+  return handle * SPAN * SPAN + (dx + MAX_STEP) * SPAN + (dz + MAX_STEP);
+}
+
+/** The inverse of moveCode (what a compact client does with each number of `moved`). */
+export function decodeMove(code: number): { handle: number; dx: number; dz: number } {
+  const handle = Math.floor(code / (SPAN * SPAN));
+  const rest = code - handle * SPAN * SPAN;
+  return { handle, dx: Math.floor(rest / SPAN) - MAX_STEP, dz: (rest % SPAN) - MAX_STEP };
+}
+
+/**
+ * Bits a RuneScape-style actor-info packet spends on one actor an observer already sees, for that tick's step:
+ * a flag bit for an actor with no update; flag, extended-info bit and a 2-bit type, then a 3-bit direction for a
+ * walk or a 4-bit one for a run; a teleport adds a bit and two 14-bit coordinates. Extended info (appearance,
+ * hits, chat) is not counted, which keeps the sum a lower bound for the movement alone.
+ */
+export function bitpackedStepBits(step: { dx: number; dz: number } | undefined): number {
+  if (!step) return 1;
+  const tiles = Math.max(Math.abs(step.dx), Math.abs(step.dz));
+  if (tiles === 0) return 1;
+  if (tiles === 1) return 1 + 1 + 2 + 3;
+  if (tiles === 2) return 1 + 1 + 2 + 4;
+  return 1 + 1 + 2 + 1 + 14 + 14;
+}
+
+/** Bits to add an actor to an observer's local list (index, relative position, flags) or to remove it. */
+export const BITPACKED_ADD_BITS = 11 + 5 + 5 + 1 + 1 + 1;
+export const BITPACKED_REMOVE_BITS = 1 + 1 + 2;
+
+export function isActor(kind: string): boolean {
+  return kind === 'player' || kind === 'npc';
+}
