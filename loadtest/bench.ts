@@ -3,7 +3,7 @@
  * Prints the figures and writes docs/BENCHMARKS.md and docs/benchmarks.json.
  *   npm run bench                      # the full set (about 10 minutes)
  *   npm run bench -- --walkers 500     # fewer walkers
- *   npm run bench -- --only walkers    # one part: walkers | rest | coldstart | trades (the others are kept)
+ *   npm run bench -- --only walkers    # one part: walkers | rest | coldstart | trades | tradesunderload (the others are kept)
  *   npm run bench -- --only render     # no part: redraw docs/BENCHMARKS.md from the kept figures
  */
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { measureRawSendFloor, type FloorFigures } from './lib/raw-send-floor.ts'
 import { round } from './lib/stats.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
+import { formatTradesUnderLoad, renderTradesUnderLoad, runTradesUnderLoad, type TradesUnderLoadFigures } from './trades-under-load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,7 +49,7 @@ function keptSections(): string {
 
 const earlier = (values.only !== undefined ? previousResults() : {}) as { machine?: Machine; measured?: Partial<Record<string, Machine>> };
 type Machine = { cpus: number; cpuModel?: string; memoryGb: number; node: string; date: string };
-const PARTS = ['walkers', 'rest', 'coldStart', 'trades'] as const;
+const PARTS = ['walkers', 'rest', 'coldStart', 'trades', 'tradesUnderLoad'] as const;
 
 const results: {
   machine: Machine;
@@ -60,6 +61,8 @@ const results: {
   rest?: RestComparison[];
   coldStart?: { freshMs: number; existingMs: number[] };
   trades?: TradeFigures | { skipped: string };
+  /** Trades beside 2,000 walkers on PostgreSQL (issue #20, target 4). */
+  tradesUnderLoad?: TradesUnderLoadFigures | { skipped: string };
 } = {
   // `--only` refreshes one part and keeps the others from the last run's docs/benchmarks.json.
   ...earlier,
@@ -106,9 +109,17 @@ if (wants('trades')) {
     console.table(results.trades);
   }
 }
+if (wants('tradesunderload')) {
+  if (!process.env.DATABASE_URL) results.tradesUnderLoad = { skipped: 'set DATABASE_URL to a local PostgreSQL: the trades run on it, beside pgbench' };
+  else {
+    log(`trades under load: ${clients} /ws JSON walkers and trading pairs on PostgreSQL, three ${durationSeconds} s windows, then pgbench`);
+    results.tradesUnderLoad = await runTradesUnderLoad({ walkers: clients, windowSeconds: durationSeconds, log });
+    for (const line of formatTradesUnderLoad(results.tradesUnderLoad)) log(line);
+  }
+}
 
 results.measured = Object.fromEntries(PARTS.filter((part) => results[part] !== undefined).map((part) => [
-  part, wants(part === 'coldStart' ? 'coldstart' : part) ? results.machine : earlier.measured?.[part] ?? earlier.machine ?? results.machine,
+  part, wants(part.toLowerCase()) ? results.machine : earlier.measured?.[part] ?? earlier.machine ?? results.machine,
 ]));
 fs.writeFileSync(path.join(ROOT, 'docs/benchmarks.json'), JSON.stringify(results, null, 2) + '\n');
 fs.writeFileSync(path.join(ROOT, 'docs/BENCHMARKS.md'), renderMarkdown() + keptSections());
@@ -274,6 +285,7 @@ function renderMarkdown(): string {
       }
     }
   }
+  if (results.tradesUnderLoad) lines.push(...renderTradesUnderLoad(results.tradesUnderLoad));
   lines.push(
     '## What limits the misses',
     '',

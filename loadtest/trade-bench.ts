@@ -8,18 +8,17 @@
  * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops), BENCH_NODE_FLAGS (further
  * Node flags for the server, space-separated).
  * Everything runs on loopback; every wait is bounded. The database named in DATABASE_URL is created when missing;
- * pgbench runs on a scratch database `<name>_pgbench` (created, initialised with -s 1, dropped afterwards).
+ * pgbench runs on a scratch database `<name>_pgbench_<random>` (lib/pgbench.ts: created, initialised with -s 1, dropped afterwards).
  * Each trade is the full protocol: request, accept, one add per side, both accepts on both screens, the swap
  * (one transaction locking both characters, re-validating, writing the inventories and the audit row).
  */
-import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { loadBundledWorld } from './lib/game-data.ts';
+import { runPgbench } from './lib/pgbench.ts';
 import { psql } from './lib/postgres.ts';
 import { CpuMeter, MachineCpuMeter, NamedProcessesCpuMeter } from './lib/process-monitor.ts';
 import { freePort, startServerProcess } from './lib/server-process.ts';
@@ -27,7 +26,6 @@ import { Samples, round } from './lib/stats.ts';
 import { seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
 import { enterWorld, type BotSocket } from './lib/ws-bot.ts';
 
-const run = promisify(execFile);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PGBENCH_SECONDS = Number(process.env.PGBENCH_SECONDS ?? 10);
@@ -49,27 +47,6 @@ async function ensureDatabase(url: URL): Promise<void> {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(name)) throw new Error(`unsupported database name "${name}"`);
   const exists = await psql(admin, `select 1 from pg_database where datname = '${name}'`);
   if (exists !== '1') await psql(admin, `create database "${name}"`);
-}
-
-async function pgbench(url: URL): Promise<{ tps: number; machineCpuMsPerTx: number; busyCores: number }> {
-  const scratch = `${databaseName(url)}_pgbench`;
-  const admin = withDatabase(url, 'postgres');
-  await psql(admin, `drop database if exists "${scratch}"`);
-  await psql(admin, `create database "${scratch}"`);
-  try {
-    const target = withDatabase(url, scratch);
-    await run('pgbench', ['-i', '-s', '1', '-q', target], { timeout: 120_000 });
-    const machine = new MachineCpuMeter();
-    machine.start();
-    const { stdout } = await run('pgbench', ['-c', String(PGBENCH_CLIENTS), '-j', String(Math.min(PGBENCH_CLIENTS, 2)), '-T', String(PGBENCH_SECONDS), target], { timeout: (PGBENCH_SECONDS + 60) * 1000 });
-    const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout) ?? /tps = ([\d.]+)/.exec(stdout);
-    if (!match) throw new Error(`could not read pgbench's tps:\n${stdout}`);
-    const busy = machine.stop();
-    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? NaN);
-    return { tps: Number(match[1]), machineCpuMsPerTx: (busy.coreSeconds * 1000) / transactions, busyCores: busy.cores };
-  } finally {
-    await psql(admin, `drop database if exists "${scratch}"`).catch(() => undefined);
-  }
 }
 
 async function seed(databaseUrl: string): Promise<TradingPair[]> {
@@ -166,7 +143,7 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
     await server.stop();
   }
   const tradesPerSecond = completed / elapsed;
-  const bench = await pgbench(url);
+  const bench = await runPgbench(raw, { seconds: PGBENCH_SECONDS, clients: PGBENCH_CLIENTS, prefix: `${databaseName(url)}_pgbench` });
   const tps = bench.tps;
   const ratio = tradesPerSecond / tps;
   const perTrade = (coreSeconds: number) => round((coreSeconds * 1000) / completed, 2);
