@@ -34,8 +34,8 @@ const log = (line: string) => console.log(line);
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
-/** Sections other tools write into BENCHMARKS.md (scale-bench, compare-revisions): kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades'];
+/** Sections other tools write into BENCHMARKS.md (scale-bench, compare-revisions, colyseus-bench): kept as they are. */
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest'];
 
 function keptSections(): string {
   const file = path.join(ROOT, 'docs/BENCHMARKS.md');
