@@ -15,6 +15,7 @@ import { TICK_MS } from '../src/game/ticks.ts';
 import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
 import { JoinRefusal, joinRefusal, refuseJoin } from './game-error.ts';
+import { SharedEvent } from './client-link.ts';
 import { GameRoom } from './game-room.ts';
 import { admitResumer, assertSessionActive, recheckJoiningIdentity, sessionResumed } from './world/features/session-rights.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
@@ -432,10 +433,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void {
+    const event = new SharedEvent(type, data);
     this.grid.forEachNear(x, z, radius, (entity) => {
       if (entity.kind !== 'player') return;
       const listener = entity as OnlinePlayer;
-      if (!accept || accept(listener)) listener.client.send(type, data);
+      if (!accept || accept(listener)) event.sendTo(listener.client);
     });
   }
 

@@ -14,7 +14,7 @@ export interface ClientLink {
    * Sends a frame the room serialised itself (e.g. `world:update` assembled from per-tick JSON). The client reads
    * JSON events only: it gets no schema state or view, and its connection limits and counts its own messages.
    */
-  sendText(text: string): void;
+  sendText(text: string, event?: string): void;
   /**
    * Joins the client's connection to another room of this process (a trade room) and resolves once it is in, so
    * that whatever the room sends reaches it and the events it sends next are routed there. Never rejects: a join
@@ -36,6 +36,27 @@ export function clientLink(client: Client): ClientLink | undefined {
 /** Whether the client came through a linked transport (JSON events only) rather than the SDK protocol. */
 export function isLinkedClient(client: Client): boolean {
   return clientLink(client) !== undefined;
+}
+
+/**
+ * Sends one event to many clients, serialising it once for all the linked ones (as `{"type","data"}`, the /ws
+ * envelope) instead of once per recipient; SDK clients get it through Colyseus as usual.
+ */
+export class SharedEvent {
+  private text: string | undefined;
+  private readonly type: string;
+  private readonly data: unknown;
+
+  constructor(type: string, data: unknown) {
+    this.type = type;
+    this.data = data;
+  }
+
+  sendTo(client: Client): void {
+    const link = clientLink(client);
+    if (!link) return client.send(this.type, this.data);
+    link.sendText((this.text ??= JSON.stringify({ type: this.type, data: this.data ?? {} })), this.type);
+  }
 }
 
 /**

@@ -13,8 +13,8 @@ import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 export interface JsonChannel {
   readonly readyState: number;
   sendEvent(type: string, data: unknown): void;
-  /** Sends a frame the room serialised itself (e.g. `world:update` assembled from cached fragments). */
-  sendText(text: string): void;
+  /** Sends a frame the room serialised itself (`event` names it for the outbound count; default world:update). */
+  sendText(text: string, event?: string): void;
   /** The room let this membership go (or threw it out) with a close code. */
   membershipEnded(client: JsonClient, code: number | undefined): void;
   /** Joins the connection to another room (see ClientLink.joinRoom); never rejects. */
@@ -43,7 +43,7 @@ export class JsonClient implements Client, ClientPrivate {
     this.channel = channel;
     this[CLIENT_LINK] = {
       updates,
-      sendText: (text) => channel.sendText(text),
+      sendText: (text, event) => channel.sendText(text, event),
       joinRoom: (roomId) => channel.joinRoom(roomId),
     };
   }

@@ -137,9 +137,9 @@ export class JsonConnection implements JsonChannel {
     this.socket.send(frame);
   }
 
-  /** Sends a frame already serialised by the room (world:update fragments: counted as `world:update`). */
-  sendText(text: string): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.send('world:update', text);
+  /** Sends a frame already serialised by the room (counted as `event`: world:update unless the room says otherwise). */
+  sendText(text: string, event = 'world:update'): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.send(event, text);
   }
 
   membershipEnded(client: JsonClient, code: number | undefined): void {
