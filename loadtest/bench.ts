@@ -76,12 +76,12 @@ function previousResults(): unknown {
 
 if (wants('walkers')) {
   results.walkers = [];
-  for (const [server, kind] of [['bare', 'sdk'], ['game', 'sdk'], ['game', 'json']] as const) {
-    log(`walkers: ${clients} ${kind} bots on the ${server} server, ${durationSeconds} s`);
-    results.walkers.push(await runWalkers({ server, kind, clients, durationSeconds, probes: server === 'game' && kind === 'json', log }));
+  for (const [server, kind, updates] of [['bare', 'sdk'], ['game', 'sdk'], ['game', 'json'], ['game', 'json', 'compact']] as const) {
+    log(`walkers: ${clients} ${kind} bots${updates ? ` (${updates} updates)` : ''} on the ${server} server, ${durationSeconds} s`);
+    results.walkers.push(await runWalkers({ server, kind, updates, clients, durationSeconds, probes: server === 'game' && kind === 'json' && !updates, log }));
     console.table(results.walkers.at(-1));
   }
-  const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json');
+  const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json' && !r.updates);
   if (json?.tick?.bytesPerPlayerPerTick) {
     log(`raw send floor: ${clients} sockets, a ${json.tick.bytesPerPlayerPerTick}-byte frame and an acknowledgement each per 600 ms`);
     results.rawSendFloor = await measureRawSendFloor(clients, json.tick.bytesPerPlayerPerTick, durationSeconds);
@@ -145,6 +145,29 @@ function tradeLimit(t: TradeFigures | undefined): string {
     'CPU. Trades are pinned to the world\'s process (docs/scaling.md), so scale-out does not raise this figure.';
 }
 
+/** world:update bytes per JSON player per tick beside a naive whole-area snapshot and a bit-packed bound. */
+function byteLines(runs: WalkerRunResult[]): string[] {
+  const measured = runs.filter((r) => r.tick?.bytesPerPlayerPerTick && r.tick.naiveSnapshotBytesPerPlayerTick && r.tick.bitpackedBoundBytesPerPlayerTick);
+  if (measured.length === 0) return [];
+  return [
+    '| Run | world:update bytes per player per tick | naive JSON snapshot of the area | × naive (target ≤ 0.05) | RuneScape-style bit-packed bound | × bound |',
+    '|---|---|---|---|---|---|',
+    ...measured.map((r) => {
+      const t = r.tick!;
+      const naive = round(t.bytesPerPlayerPerTick! / t.naiveSnapshotBytesPerPlayerTick!, 3);
+      return `| ${r.label} | ${t.bytesPerPlayerPerTick} | ${t.naiveSnapshotBytesPerPlayerTick} | ${naive} × (${verdict(naive <= 0.05)}) | ` +
+        `${t.bitpackedBoundBytesPerPlayerTick} | ${round(t.bytesPerPlayerPerTick! / t.bitpackedBoundBytesPerPlayerTick!, 1)} × |`;
+    }),
+    '',
+    'The references are measured by the server for one JSON player in 50 each tick (`game_tick_reference_bytes_per_player`): ' +
+      'the naive snapshot is that player\'s whole area as one JSON frame of full entity snapshots; the bit-packed bound counts ' +
+      'what a RuneScape-style actor update would spend on the same tick\'s moves (a bit per unchanged actor, 7 for a walk, 8 for a ' +
+      'run, 24 to add an actor, 4 to remove one; no extended info), so it is a floor for movement alone. The compact encoding is ' +
+      'the opt-in `"updates": "compact"` of docs/protocol.md.',
+    '',
+  ];
+}
+
 /** Parts kept from an earlier run (`--only`), grouped by the machine and date they were measured on. */
 function earlierParts(): string[] {
   const byRun = new Map<string, string[]>();
@@ -169,7 +192,7 @@ function renderMarkdown(): string {
     ...earlierParts(),
   ];
   if (results.walkers) {
-    const byLabel = new Map(results.walkers.map((r) => [`${r.server}/${r.kind}`, r]));
+    const byLabel = new Map(results.walkers.map((r) => [`${r.server}/${r.kind}${r.updates ? `/${r.updates}` : ''}`, r]));
     const bare = byLabel.get('bare/sdk');
     const sdk = byLabel.get('game/sdk');
     const json = byLabel.get('game/json');
@@ -220,7 +243,8 @@ function renderMarkdown(): string {
           'lateness p99 ≤ 15 ms (the lateness is the upper bound of its histogram bucket).',
         '',
       );
-      const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json');
+      const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json' && !r.updates);
+      lines.push(...byteLines(ticked));
       const floor = results.rawSendFloor;
       if (json?.cpuUsPerPlayerTick && floor) {
         const ratio = round(json.cpuUsPerPlayerTick / floor.cpuUsPerPlayerTick, 1);
