@@ -3,13 +3,15 @@
  * - a reconnection token serves a dropped connection only: the token of a live session is refused (/ws:
  *   ALREADY_ONLINE; SDK: RECONNECTION_EXPIRED) and the live socket keeps playing (Colyseus would close it and hand
  *   its seat over);
- * - a used, unknown or malformed token, or one of a room that is gone, is INVALID_RECONNECTION_TOKEN;
+ * - a used, expired (past the 20 s grace period), unknown or malformed token, or one of a room that is gone, is
+ *   INVALID_RECONNECTION_TOKEN (SDK: RECONNECTION_EXPIRED);
  * - the reconnecting connection must present a valid token of the same account (SDK: `Authorization: Bearer` on
  *   the room socket; /ws: the `authenticate` before), else the seat stays waiting for its owner.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
+import { RECONNECT_GRACE_SECONDS } from '../../rooms/WorldRoom.ts';
 import { seed } from '../economy/support.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -111,6 +113,28 @@ describe('reconnection rules @db', function () {
       thief.close();
       back.close();
     });
+  });
+
+  it('a token whose 20 s grace period ran out: /ws INVALID_RECONNECTION_TOKEN, SDK RECONNECTION_EXPIRED', async function () {
+    this.timeout(RECONNECT_GRACE_SECONDS * 1000 + 40_000);
+    const account = await anonymousAccount(server);
+    const wsCharacter = await createCharacterRow(server, account.accountId);
+    const sdkCharacter = await createCharacterRow(server, account.accountId);
+    const first = await jsonPlayer(server, account, wsCharacter.id);
+    const { reconnectionToken } = (await first.waitFor('world:joined')).data;
+    const room = await sdkFor(server, account).join('world', { characterId: sdkCharacter.id });
+    room.onMessage('*', () => {});
+    const sdkToken = room.reconnectionToken;
+    first.socket.terminate();
+    await dropSdk(room, server, sdkCharacter.id);
+    // Both seats are held for the grace period, then given up: the players leave the world.
+    await until(() => !server.context.online.has(wsCharacter.id) && !server.context.online.has(sdkCharacter.id),
+      'both seats expired', RECONNECT_GRACE_SECONDS * 1000 + 10_000);
+
+    const late = await jsonReconnect(server, account, reconnectionToken);
+    assert.equal(await enterRefusal(late), 'INVALID_RECONNECTION_TOKEN');
+    late.close();
+    await assert.rejects(sdkFor(server, account).reconnect(sdkToken), /RECONNECTION_EXPIRED/);
   });
 
   describe('Colyseus SDK', () => {
