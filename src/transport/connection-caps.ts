@@ -13,6 +13,11 @@
  * (all, unauthenticated) scored by a lease expiry; admission is one Lua script (drop expired leases, compare,
  * add), live connections renew their leases every LEASE_MS / 3, and a process that dies stops renewing, so its
  * connections leave the counts within LEASE_MS. While Redis does not answer, this process' own counts decide.
+ *
+ * Scale-out: a /ws socket that reached a process without the world is relayed to the world's process, which runs
+ * its authentication window. The entry process counts it toward the total only; the world's process counts it as
+ * unauthenticated for the client's address (`admitRelayed`) until its `authenticate` succeeds, so the cap of
+ * unauthenticated sockets holds whichever process a client connects to.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -46,11 +51,14 @@ export const LEASE_MS = 30_000;
 const ADMIT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
+local relayed = ARGV[8] == '1'
+if not relayed and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
 local unauthenticated = ARGV[6] == '1'
 if unauthenticated and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
+if not relayed then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+end
 if unauthenticated then
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
@@ -66,6 +74,8 @@ interface Live {
   address: string;
   id: string;
   unauthenticated: boolean;
+  /** Relayed from the process the client connected to, which counts it toward the total: counted here only while unauthenticated. */
+  relayed: boolean;
 }
 
 export class ConnectionCaps {
@@ -96,9 +106,22 @@ export class ConnectionCaps {
 
   /** Takes a ticket for a new connection from `address`, or says which cap refuses it. */
   async admit(address: string, authenticated: boolean): Promise<Admission> {
+    return this.take({ address, id: randomUUID(), unauthenticated: !authenticated, relayed: false });
+  }
+
+  /**
+   * Takes a ticket for a /ws socket another process relayed here (scale-out): that process counted it toward the
+   * total; here it counts toward the unauthenticated cap of the client's address until it authenticates.
+   */
+  async admitRelayed(address: string): Promise<Admission> {
+    return this.take({ address, id: randomUUID(), unauthenticated: true, relayed: true });
+  }
+
+  private async take(entry: Live): Promise<Admission> {
+    const { address } = entry;
+    const authenticated = !entry.unauthenticated;
     const counts = this.local.get(address) ?? { all: 0, unauthenticated: 0 };
-    let refusal = this.localRefusal(counts, authenticated);
-    const entry: Live = { address, id: randomUUID(), unauthenticated: !authenticated };
+    let refusal = this.localRefusal(counts, authenticated, entry.relayed);
     if (!refusal && this.redis?.status === 'ready') {
       try {
         refusal = await this.sharedAdmission(entry);
@@ -107,7 +130,7 @@ export class ConnectionCaps {
       }
       // The await let other upgrades in: this process' own count still holds.
       if (!refusal) {
-        refusal = this.localRefusal(this.local.get(address) ?? counts, authenticated);
+        refusal = this.localRefusal(this.local.get(address) ?? counts, authenticated, entry.relayed);
         if (refusal) this.sharedRemove(entry, true);
       }
     }
@@ -116,7 +139,7 @@ export class ConnectionCaps {
       return { ok: false, refusal };
     }
     const current = this.local.get(address) ?? { all: 0, unauthenticated: 0 };
-    current.all++;
+    if (!entry.relayed) current.all++;
     if (!authenticated) current.unauthenticated++;
     this.local.set(address, current);
     this.live.add(entry);
@@ -140,8 +163,8 @@ export class ConnectionCaps {
     }
   }
 
-  private localRefusal(counts: Counts, authenticated: boolean): CapRefusal | undefined {
-    if (counts.all >= this.options.maxPerAddress) return 'ws_connections';
+  private localRefusal(counts: Counts, authenticated: boolean, relayed = false): CapRefusal | undefined {
+    if (!relayed && counts.all >= this.options.maxPerAddress) return 'ws_connections';
     if (!authenticated && counts.unauthenticated >= this.options.maxUnauthenticatedPerAddress) return 'ws_unauthenticated';
     return undefined;
   }
@@ -150,7 +173,7 @@ export class ConnectionCaps {
     const now = Date.now();
     const result = await this.redis!.eval(ADMIT, 2, this.key('all', entry.address), this.key('unauth', entry.address),
       now, now + LEASE_MS, entry.id, this.options.maxPerAddress, this.options.maxUnauthenticatedPerAddress,
-      entry.unauthenticated ? '1' : '0', LEASE_MS * 2);
+      entry.unauthenticated ? '1' : '0', LEASE_MS * 2, entry.relayed ? '1' : '0');
     return result === 1 ? 'ws_connections' : result === 2 ? 'ws_unauthenticated' : undefined;
   }
 
@@ -161,7 +184,10 @@ export class ConnectionCaps {
         if (released || !entry.unauthenticated) return;
         entry.unauthenticated = false;
         const counts = this.local.get(entry.address);
-        if (counts) counts.unauthenticated--;
+        if (counts) {
+          counts.unauthenticated--;
+          if (counts.all <= 0 && counts.unauthenticated <= 0) this.local.delete(entry.address);
+        }
         this.sharedRemove(entry, false);
       },
       release: () => {
@@ -170,9 +196,9 @@ export class ConnectionCaps {
         this.live.delete(entry);
         const counts = this.local.get(entry.address);
         if (counts) {
-          counts.all--;
+          if (!entry.relayed) counts.all--;
           if (entry.unauthenticated) counts.unauthenticated--;
-          if (counts.all <= 0) this.local.delete(entry.address);
+          if (counts.all <= 0 && counts.unauthenticated <= 0) this.local.delete(entry.address);
         }
         this.sharedRemove(entry, true);
       },
@@ -192,7 +218,7 @@ export class ConnectionCaps {
     const expiry = Date.now() + LEASE_MS;
     const pipeline = this.redis.pipeline();
     for (const entry of this.live) {
-      pipeline.zadd(this.key('all', entry.address), 'XX', expiry, entry.id).pexpire(this.key('all', entry.address), LEASE_MS * 2);
+      if (!entry.relayed) pipeline.zadd(this.key('all', entry.address), 'XX', expiry, entry.id).pexpire(this.key('all', entry.address), LEASE_MS * 2);
       if (entry.unauthenticated) pipeline.zadd(this.key('unauth', entry.address), 'XX', expiry, entry.id).pexpire(this.key('unauth', entry.address), LEASE_MS * 2);
     }
     await pipeline.exec().catch((error: Error) =>

@@ -162,14 +162,17 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
   options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!options.originAllowed(request.headers.origin)) return refuse(socket, 403, 'Forbidden');
     const isJson = isJsonPath(request);
-    // A socket another process relayed here was counted where the client connected.
-    if (!caps || (options.cluster && relayedAddress(request, options.cluster.relaySecret) !== undefined)) {
+    const relayed = options.cluster !== undefined && relayedAddress(request, options.cluster.relaySecret) !== undefined;
+    if (!caps || (relayed && !isJson)) {
       if (isJson) void json.upgrade(request, socket, head).catch(() => socket.destroy());
       else if (caps) sdkUpgrade(request, socket, head);
       return;
     }
     socket.on('error', () => socket.destroy());
-    void caps.admit(clientAddressOf(request), !isJson).then((admission) => {
+    // A /ws socket another process relayed here was counted toward the total where the client connected; here it
+    // counts as unauthenticated until it authenticates (this process runs its authentication window).
+    const admitted = relayed ? caps.admitRelayed(clientAddressOf(request)) : caps.admit(clientAddressOf(request), !isJson);
+    void admitted.then((admission) => {
       if (!admission.ok) return refuse(socket, 429, 'Too Many Requests');
       if (socket.destroyed) return admission.ticket.release();
       socket.once('close', () => admission.ticket.release());
