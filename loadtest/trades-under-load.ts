@@ -11,11 +11,12 @@
  *
  * The run: a scratch database on the PostgreSQL of DATABASE_URL (loopback only; dropped afterwards) is seeded with
  * the walkers and the trading pairs (side by side, one holding coins, one feathers); the real server starts on it;
- * the walkers join and walk (one move per tick), the pairs enter and trade once each (warm-up). Then three windows of
- * the same length: walkers only, walkers + every pair trading back to back (the full two-screen protocol,
- * lib/trading.ts), walkers only again. A trade's CPU is the trading window's server CPU minus the walkers-only rate
- * (the two baselines' mean) over the same time, divided by the trades completed (lib/trade-load-figures.ts). pgbench
- * runs last, on its own scratch database, after the server stopped. Every wait and loop is bounded in time and count.
+ * the walkers join and walk (one move per tick), the pairs enter and trade once each (warm-up). Then five windows of
+ * the same length, alternating: walkers only, walkers + every pair trading back to back (the full two-screen protocol,
+ * lib/trading.ts), walkers only, trading, walkers only. A trade's CPU is each trading window's server CPU minus the
+ * walkers-only rate of its two neighbours over the same time, summed and divided by the trades completed
+ * (lib/trade-load-figures.ts). pgbench runs last, on its own scratch database, after the server stopped. Every wait
+ * and loop is bounded in time and count.
  */
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -36,20 +37,24 @@ import { seedWalkers } from './lib/seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './lib/server-process.ts';
 import { Samples, round } from './lib/stats.ts';
 import { tickFigures } from './lib/tick-figures.ts';
-import { marginalCpuPerTrade, type CpuWindow, type MarginalFigures } from './lib/trade-load-figures.ts';
+import { marginalCpuPerTrade, type CpuWindow, type MarginalFigures, type MeasuredWindow } from './lib/trade-load-figures.ts';
 import { seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
 import { JsonWalker, newWalkerStats, type WalkerStats } from './lib/walkers.ts';
-import { enterWorld, STEP_TIMEOUT_MS, type BotSocket } from './lib/ws-bot.ts';
+import { enterWorld, type BotSocket } from './lib/ws-bot.ts';
 
 const SECRET = `trades-under-load-${randomUUID()}`;
 const METRICS_TOKEN = 'benchmark-metrics-token';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** A bound on each pair's loop besides the window's deadline. */
 const MAX_TRADES_PER_PAIR = 5_000;
+/** Walkers only, trading, walkers only, trading, walkers only. */
+const WINDOWS = 5;
+/** Joining waits longer than a protocol step: 2,000 joins in batches of 50 against a busy server. */
+const JOIN_TIMEOUT_MS = 30_000;
 
 export interface TradesUnderLoadOptions {
   walkers: number;
-  /** Length of each of the three measured windows. */
+  /** Length of each of the five measured windows. */
   windowSeconds: number;
   pairs?: number;
   warmupSeconds?: number;
@@ -59,10 +64,15 @@ export interface TradesUnderLoadOptions {
 }
 
 /** One measured window: CPU, the server's and the load generator's loop lag, the walkers' move → ack. */
-export interface WindowFigures {
+export interface WindowFigures extends MeasuredWindow {
   cpu: CpuWindow;
+  /** Ticks the world ran in the window (a tick that starts late is not made up). */
+  ticks: number;
+  /** Cores used by everything else on the machine: neither the server, nor the bots, nor the game database's backends. */
+  otherCores: number;
   serverLagP99Ms: number;
-  tickLatenessP99Ms: number | null;
+  /** The upper bound of the lateness bucket holding the p99; a string when it is beyond the largest bucket. */
+  tickLatenessP99Ms: number | string | null;
   loadGeneratorLagP99Ms: number;
   loadGeneratorCores: number;
   walkerAckP99Ms: number;
@@ -93,7 +103,8 @@ export interface TradesUnderLoadFigures {
   tradeP99Ms: number;
   targetMs: number;
   met: boolean;
-  windows: { walkersBefore: WindowFigures; trading: WindowFigures; walkersAfter: WindowFigures };
+  /** Alternating: walkers only, trading, walkers only, trading, walkers only. */
+  windows: WindowFigures[];
   /** CPU per completed trade over the walkers-only rate (server, whole machine, PostgreSQL). */
   perTrade: MarginalFigures;
   pgbench: PgbenchFigures;
@@ -115,8 +126,8 @@ async function scrape(server: RunningServer): Promise<string> {
   return response.text();
 }
 
-/** Runs `body` as one measured window and returns what it cost. */
-async function measureWindow(server: RunningServer, database: string, stats: WalkerStats, body: () => Promise<void>): Promise<WindowFigures> {
+/** Runs `body` as one measured window and returns what it cost; `trades` reads the bots' count of completed trades. */
+async function measureWindow(server: RunningServer, database: string, stats: WalkerStats, trading: boolean, trades: () => number, body: () => Promise<unknown>): Promise<WindowFigures> {
   const pid = server.child.pid!;
   const before = await scrape(server); // also restarts prom-client's lag histogram
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -129,6 +140,7 @@ async function measureWindow(server: RunningServer, database: string, stats: Wal
   postgres.start();
   machine.start();
   const ownBefore = process.cpuUsage();
+  const tradesBefore = trades();
   const serverBefore = cpuSeconds(pid);
   const started = performance.now();
   await body();
@@ -140,12 +152,19 @@ async function measureWindow(server: RunningServer, database: string, stats: Wal
   loop.disable();
   const after = await scrape(server);
   const tradesCounted = (metricValue(after, 'game_trades_completed_total') ?? 0) - (metricValue(before, 'game_trades_completed_total') ?? 0);
+  const tick = tickFigures(before, after);
+  const ownSeconds = (own.user + own.system) / 1e6;
+  const serverSeconds = serverAfter - serverBefore;
   return {
-    cpu: { seconds: round(seconds, 2), server: round(serverAfter - serverBefore, 2), machine: round(busy.coreSeconds, 2), postgres: round(postgresSeconds, 2) },
+    trading,
+    trades: trades() - tradesBefore,
+    cpu: { seconds: round(seconds, 2), server: round(serverSeconds, 2), machine: round(busy.coreSeconds, 2), postgres: round(postgresSeconds, 2) },
+    ticks: tick.ticks,
+    otherCores: round((busy.coreSeconds - serverSeconds - ownSeconds - postgresSeconds) / seconds, 2),
     serverLagP99Ms: round((metricValue(after, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000, 1),
-    tickLatenessP99Ms: tickFigures(before, after).latenessP99Ms,
+    tickLatenessP99Ms: tick.latenessP99Ms === Infinity ? 'beyond the largest bucket' : tick.latenessP99Ms,
     loadGeneratorLagP99Ms: round(loop.percentile(99) / 1e6, 1),
-    loadGeneratorCores: round((own.user + own.system) / 1e6 / seconds, 3),
+    loadGeneratorCores: round(ownSeconds / seconds, 3),
     walkerAckP99Ms: round(stats.ack.p(99), 1),
     walkerMoves: stats.movesSent - movesBefore,
     walkerAcks: stats.ack.count,
@@ -178,7 +197,7 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
   let completed = 0;
   let failed = 0;
   let joined = 0;
-  let windows: TradesUnderLoadFigures['windows'];
+  const windows: WindowFigures[] = [];
   const sockets: Array<[BotSocket, BotSocket] | undefined> = [];
   try {
     log(`  seeding ${options.walkers} walkers and ${pairCount} trading pairs on PostgreSQL`);
@@ -202,7 +221,7 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
     }, port);
     const walkers = seeds.map((seed) => new JsonWalker(server.wsUrl, seed, grid, stats));
     try {
-      joined = await connectInBatches(walkers, (w) => within(w.start(), STEP_TIMEOUT_MS, 'joining'), log);
+      joined = await connectInBatches(walkers, (w) => within(w.start(), JOIN_TIMEOUT_MS, 'joining'), log);
       log(`  ${joined}/${walkers.length} walkers in the world`);
       const pairsTrading = await connectInBatches(pairs.map((pair, i) => ({ pair, i })), async ({ pair, i }) => {
         const a = await enterWorld(server.wsUrl, pair.a);
@@ -220,10 +239,7 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
           if (pair) await trade(pair[0], pair[1], pairs[i].a.characterId, pairs[i].b.characterId).catch(() => undefined);
         }),
       ]);
-      log(`  window 1/3: walkers only, ${windowSeconds} s`);
-      const walkersBefore = await measureWindow(server, database, stats, () => sleep(windowSeconds * 1000));
-      log(`  window 2/3: walkers + ${pairsTrading} pairs trading back to back, ${windowSeconds} s`);
-      const trading = await measureWindow(server, database, stats, async () => {
+      const tradeBackToBack = async () => {
         const deadline = performance.now() + windowSeconds * 1000;
         const progress = setInterval(() => log(`  [trades] ${completed} completed, ${failed} failed, swap p50 ${round(swap.p(50), 1)} ms p99 ${round(swap.p(99), 1)} ms`), 5_000);
         try {
@@ -246,10 +262,12 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
         } finally {
           clearInterval(progress);
         }
-      });
-      log(`  window 3/3: walkers only, ${windowSeconds} s`);
-      const walkersAfter = await measureWindow(server, database, stats, () => sleep(windowSeconds * 1000));
-      windows = { walkersBefore, trading, walkersAfter };
+      };
+      for (let i = 0; i < WINDOWS; i++) {
+        const trading = i % 2 === 1;
+        log(`  window ${i + 1}/${WINDOWS}: ${trading ? `walkers + ${pairsTrading} pairs trading back to back` : 'walkers only'}, ${windowSeconds} s`);
+        windows.push(await measureWindow(server, database, stats, trading, () => completed, trading ? tradeBackToBack : () => sleep(windowSeconds * 1000)));
+      }
     } finally {
       for (const pair of sockets) pair?.forEach((s) => s.close());
       for (const walker of walkers) walker.stop();
@@ -264,16 +282,16 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
     seconds: options.pgbenchSeconds ?? Number(process.env.PGBENCH_SECONDS ?? 10),
     clients: options.pgbenchClients ?? Number(process.env.PGBENCH_CLIENTS ?? 4),
   });
-  const trading = windows.trading;
+  const tradingSeconds = windows.filter((w) => w.trading).reduce((sum, w) => sum + w.cpu.seconds, 0);
   const swapP99Ms = round(swap.p(99), 1);
   return {
     walkers: options.walkers, joined, pairs: pairCount, pairsTrading: sockets.filter(Boolean).length, windowSeconds,
-    completed, failed, failures: Object.fromEntries(failures), tradesPerSecond: round(completed / trading.cpu.seconds, 1),
+    completed, failed, failures: Object.fromEntries(failures), tradesPerSecond: round(completed / tradingSeconds, 1),
     swapP50Ms: round(swap.p(50), 1), swapP99Ms, swapMaxMs: round(swap.p(100), 1),
     tradeP50Ms: round(whole.p(50), 1), tradeP99Ms: round(whole.p(99), 1),
     targetMs: TICK_MS, met: completed > 0 && swapP99Ms <= TICK_MS,
     windows,
-    perTrade: marginalCpuPerTrade(trading.cpu, [windows.walkersBefore.cpu, windows.walkersAfter.cpu], completed),
+    perTrade: marginalCpuPerTrade(windows),
     pgbench: {
       ...pgbench, tps: round(pgbench.tps, 1), machineCpuMsPerTx: round(pgbench.machineCpuMsPerTx, 3), busyCores: round(pgbench.busyCores, 2),
       processCpuMsPerTx: {
@@ -286,27 +304,73 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
 
 /** The figures as text lines (printed by the bench; the same method is written in BENCHMARKS.md). */
 export function formatTradesUnderLoad(f: TradesUnderLoadFigures): string[] {
-  const w = f.windows;
   const s = f.perTrade.server;
-  const m = f.perTrade.machine;
+  const pg = f.perTrade.postgres;
+  const each = (value: (w: WindowFigures) => string | number) => f.windows.map(value).join(' / ');
   return [
     `Trades under load: ${f.joined}/${f.walkers} /ws JSON walkers + ${f.pairsTrading}/${f.pairs} pairs trading, on PostgreSQL`,
-    `  completed trades                 ${f.completed} in ${w.trading.cpu.seconds} s (${f.tradesPerSecond}/s; ${f.failed} failed${f.failed ? ` ${JSON.stringify(f.failures)}` : ''}; server counted ${w.trading.serverTradesCompleted})`,
+    `  windows (${f.windowSeconds} s each)           ${each((w) => (w.trading ? 'TRADES' : 'walkers'))}`,
+    `  completed trades                 ${f.completed} (${f.tradesPerSecond}/s while trading; ${f.failed} failed${f.failed ? ` ${JSON.stringify(f.failures)}` : ''}; server counted ${f.windows.reduce((n, w) => n + w.serverTradesCompleted, 0)})`,
     `  swap p50 / p99 / max             ${f.swapP50Ms} / ${f.swapP99Ms} / ${f.swapMaxMs} ms (last accept → tradeCompleted; target p99 ≤ ${f.targetMs} ms: ${f.met ? 'met' : 'NOT met'})`,
     `  whole trade p50 / p99            ${f.tradeP50Ms} / ${f.tradeP99Ms} ms (tradeRequest → tradeCompleted)`,
-    `  server CPU, walkers only         ${w.walkersBefore.cpu.server} / ${w.walkersAfter.cpu.server} core-s in ${w.walkersBefore.cpu.seconds} / ${w.walkersAfter.cpu.seconds} s (before / after)`,
-    `  server CPU, walkers + trades     ${w.trading.cpu.server} core-s in ${w.trading.cpu.seconds} s`,
-    `  server CPU per completed trade   ${s.msPerTrade} ms (${s.range[0]}–${s.range[1]} ms against either baseline alone)`,
-    `  its PostgreSQL backends          ${f.perTrade.postgres.msPerTrade} ms per trade (${f.perTrade.postgres.range[0]}–${f.perTrade.postgres.range[1]})`,
-    `  machine CPU per completed trade  ${m.msPerTrade} ms (${m.range[0]}–${m.range[1]}; ${w.trading.cpu.machine / w.trading.cpu.seconds > 0.95 * f.cores ? 'the machine was saturated: no figure' : 'includes the load generator'})`,
+    `  server CPU per window (cores)    ${each((w) => round(w.cpu.server / w.cpu.seconds, 3))}`,
+    `  server CPU per completed trade   ${s.msPerTrade} ms (${s.range[0]}–${s.range[1]} ms with either neighbouring walkers-only window alone)`,
+    `  game database backends per trade ${pg.msPerTrade} ms (${pg.range[0]}–${pg.range[1]})`,
     `  pgbench TPC-B (-s 1 -c ${f.pgbench.clients} -T ${f.pgbench.seconds})     ${f.pgbench.tps} tps; per transaction: machine CPU ${f.pgbench.machineCpuMsPerTx} ms (${f.pgbench.busyCores} of ${f.cores} cores busy),`,
     `                                   pgbench client + its PostgreSQL backends ${f.pgbench.processCpuMsPerTx.client} + ${f.pgbench.processCpuMsPerTx.backends} = ${f.pgbench.processCpuMsPerTx.total} ms`,
-    `  server loop lag p99              ${w.walkersBefore.serverLagP99Ms} / ${w.trading.serverLagP99Ms} / ${w.walkersAfter.serverLagP99Ms} ms (walkers / + trades / walkers)`,
-    `  load generator lag p99           ${w.walkersBefore.loadGeneratorLagP99Ms} / ${w.trading.loadGeneratorLagP99Ms} / ${w.walkersAfter.loadGeneratorLagP99Ms} ms, ${w.walkersBefore.loadGeneratorCores} / ${w.trading.loadGeneratorCores} / ${w.walkersAfter.loadGeneratorCores} cores`,
-    `  walkers' move → ack p99          ${w.walkersBefore.walkerAckP99Ms} / ${w.trading.walkerAckP99Ms} / ${w.walkersAfter.walkerAckP99Ms} ms ` +
-      `(${[w.walkersBefore, w.trading, w.walkersAfter].map((x) => `${x.walkerMoves} moves ${x.walkerAcks} acks ${x.walkerErrors} errors`).join(' / ')})`,
-    '  Method: a trade\'s CPU is the trading window\'s server CPU minus the walkers-only CPU per second (the mean of the',
-    '  windows before and after, same length) times the trading window\'s length, divided by the trades completed in it.',
+    `  ticks per window                 ${each((w) => w.ticks)} (${round((f.windowSeconds * 1000) / TICK_MS, 0)} on time)`,
+    `  server loop lag p99              ${each((w) => w.serverLagP99Ms)} ms; tick lateness p99 ${each((w) => w.tickLatenessP99Ms ?? '–')} ms`,
+    `  load generator                   lag p99 ${each((w) => w.loadGeneratorLagP99Ms)} ms; ${each((w) => w.loadGeneratorCores)} cores`,
+    `  other processes on the machine   ${each((w) => w.otherCores)} cores`,
+    `  walkers' move → ack p99          ${each((w) => w.walkerAckP99Ms)} ms (errors ${each((w) => w.walkerErrors)})`,
+    '  Method: a trade\'s CPU is each trading window\'s server CPU minus its two walkers-only neighbours\' mean CPU per second',
+    '  times its length, summed over the trading windows and divided by the trades completed in them.',
+  ];
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+/** The BENCHMARKS.md section: the command, the figures, the method and what limits them. */
+export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped: string }): string[] {
+  const lines = ['## Trades under load (issue #20, target 4)', ''];
+  if ('skipped' in result) return [...lines, `Not run: ${result.skipped}.`, ''];
+  const f = result;
+  const s = f.perTrade.server;
+  const pg = f.perTrade.postgres;
+  const p = f.pgbench;
+  const lateness = (w: WindowFigures) => w.tickLatenessP99Ms === null ? '–' : typeof w.tickLatenessP99Ms === 'number' ? `≤ ${w.tickLatenessP99Ms} ms` : w.tickLatenessP99Ms;
+  const row = (w: WindowFigures) => `| ${w.trading ? `walkers + ${f.pairsTrading} pairs trading` : 'walkers only'} | ${w.cpu.seconds} s | ${w.trading ? w.trades : '–'} | ` +
+    `${round(w.cpu.server / w.cpu.seconds, 3)} | ${w.ticks} | ${w.serverLagP99Ms} ms | ${lateness(w)} | ${w.walkerAckP99Ms} ms | ` +
+    `${w.loadGeneratorLagP99Ms} ms, ${w.loadGeneratorCores} cores | ${round(w.cpu.postgres / w.cpu.seconds, 3)} | ${w.otherCores} | ${round(w.cpu.machine / w.cpu.seconds, 2)} of ${f.cores} |`;
+  return [
+    ...lines,
+    `\`DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- --only tradesunderload --walkers ${f.walkers} --duration ${f.windowSeconds}\` ` +
+      `(loadtest/trades-under-load.ts): ${f.joined} /ws JSON walkers (one move per 600 ms tick) and ${f.pairsTrading} pairs of /ws players ` +
+      'trading back to back in the same world, the game on PostgreSQL (a scratch database, dropped afterwards). Each trade is the ' +
+      'full two-screen protocol: request, accept, one item added per side, both accepts on both screens, the swap.',
+    '',
+    '| Figure | Measured | Target / baseline |',
+    '|---|---|---|',
+    `| last accept → \`tradeCompleted\` (both screens) p50 / p99 / max | ${f.swapP50Ms} / ${f.swapP99Ms} / ${f.swapMaxMs} ms over ${f.completed} trades (${f.failed} failed) | p99 ≤ ${f.targetMs} ms (one tick): ${verdict(f.met)} |`,
+    `| whole trade, \`tradeRequest\` → \`tradeCompleted\`, p50 / p99 | ${f.tradeP50Ms} / ${f.tradeP99Ms} ms (${f.tradesPerSecond} trades/s while trading) | – |`,
+    `| server CPU per completed trade | ${s.msPerTrade} ms (${s.range[0]} to ${s.range[1]} with either neighbouring walkers-only window alone) | pgbench: ${p.machineCpuMsPerTx} ms of machine CPU per TPC-B transaction |`,
+    `| CPU of the game database's PostgreSQL backends per trade | ${pg.msPerTrade} ms | pgbench client + its backends: ${p.processCpuMsPerTx.client} + ${p.processCpuMsPerTx.backends} = ${p.processCpuMsPerTx.total} ms per transaction |`,
+    `| pgbench TPC-B (-s 1 -c ${p.clients} -T ${p.seconds}), after the server stopped | ${p.tps} tps, ${p.busyCores} of ${f.cores} cores busy | – |`,
+    '',
+    '| Window | length | trades | server CPU (cores) | ticks | server loop lag p99 | tick lateness p99 | walkers\' move → ack p99 | load generator loop lag p99, CPU | game database backends (cores) | other processes (cores) | machine busy cores |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...f.windows.map(row),
+    '',
+    `Method: ${f.windows.length} windows of ${f.windowSeconds} s on the same server, alternating walkers only and walkers + trades ` +
+      `(${round((f.windowSeconds * 1000) / TICK_MS, 0)} ticks each when the world keeps time). A trade's server CPU is each trading ` +
+      'window\'s CPU (from /proc) minus the walkers-only CPU per second of the windows on either side (their mean) times its ' +
+      'length, summed over the trading windows and divided by the trades completed in them; the range takes the lower or the ' +
+      'higher neighbour alone, so it shows what the walkers\' own drift does to the figure. The PostgreSQL figures count only ' +
+      'the backends serving the game\'s database (and pgbench\'s), told apart by their process titles: the machine is shared ' +
+      'with PostgreSQL\'s other users and other processes ("other processes" above), so the whole machine\'s busy time, which ' +
+      'the issue\'s baseline uses, is printed for pgbench but is an upper bound. Latencies are taken by the bots, in the same ' +
+      'process as the walkers: the load generator\'s own loop lag stands beside them.',
+    '',
   ];
 }
 
@@ -319,50 +383,4 @@ if (process.argv[1] === import.meta.filename) {
     console.error(error);
     process.exit(1);
   });
-}
-
-const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
-
-/** The BENCHMARKS.md section: the command, the figures, the method and what limits them. */
-export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped: string }): string[] {
-  const lines = ['## Trades under load (issue #20, target 4)', ''];
-  if ('skipped' in result) return [...lines, `Not run: ${result.skipped}.`, ''];
-  const f = result;
-  const w = f.windows;
-  const s = f.perTrade.server;
-  const pg = f.perTrade.postgres;
-  const p = f.pgbench;
-  const window = (name: string, x: WindowFigures) => `| ${name} | ${x.cpu.seconds} s | ${round(x.cpu.server / x.cpu.seconds, 3)} | ` +
-    `${x.serverLagP99Ms} ms | ${x.tickLatenessP99Ms === null ? '–' : `≤ ${x.tickLatenessP99Ms} ms`} | ${x.walkerAckP99Ms} ms (errors: ${x.walkerErrors}) | ` +
-    `${x.loadGeneratorLagP99Ms} ms, ${x.loadGeneratorCores} cores | ${round(x.cpu.postgres / x.cpu.seconds, 3)} | ${round(x.cpu.machine / x.cpu.seconds, 2)} of ${f.cores} |`;
-  return [
-    ...lines,
-    `\`DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- --only tradesunderload --walkers ${f.walkers} --duration ${f.windowSeconds}\` ` +
-      `(loadtest/trades-under-load.ts): ${f.joined} /ws JSON walkers (one move per 600 ms tick) and ${f.pairsTrading} pairs of /ws players ` +
-      'trading back to back in the same world, the game on PostgreSQL (a scratch database, dropped afterwards). Each trade is the ' +
-      'full two-screen protocol: request, accept, one item added per side, both accepts on both screens, the swap.',
-    '',
-    '| Figure | Measured | Target / baseline |',
-    '|---|---|---|',
-    `| last accept → \`tradeCompleted\` (both screens) p50 / p99 / max | ${f.swapP50Ms} / ${f.swapP99Ms} / ${f.swapMaxMs} ms over ${f.completed} trades (${f.failed} failed) | p99 ≤ ${f.targetMs} ms (one tick): ${verdict(f.met)} |`,
-    `| whole trade, \`tradeRequest\` → \`tradeCompleted\`, p50 / p99 | ${f.tradeP50Ms} / ${f.tradeP99Ms} ms (${f.tradesPerSecond} trades/s) | – |`,
-    `| server CPU per completed trade | ${s.msPerTrade} ms (${s.range[0]}–${s.range[1]} against either walkers-only window alone) | pgbench: ${p.machineCpuMsPerTx} ms of machine CPU per TPC-B transaction |`,
-    `| CPU of the game database's PostgreSQL backends per trade | ${pg.msPerTrade} ms | pgbench client + its backends: ${p.processCpuMsPerTx.client} + ${p.processCpuMsPerTx.backends} = ${p.processCpuMsPerTx.total} ms per transaction |`,
-    `| pgbench TPC-B (-s 1 -c ${p.clients} -T ${p.seconds}), after the server stopped | ${p.tps} tps, ${p.busyCores} of ${f.cores} cores busy | – |`,
-    '',
-    '| Window | length | server CPU (cores) | server loop lag p99 | tick lateness p99 | walkers\' move → ack p99 | load generator loop lag p99, CPU | game database backends (cores) | machine busy cores |',
-    '|---|---|---|---|---|---|---|---|---|',
-    window('walkers only (before)', w.walkersBefore),
-    window(`walkers + ${f.pairsTrading} pairs trading`, w.trading),
-    window('walkers only (after)', w.walkersAfter),
-    '',
-    'Method: three windows of the same length on the same server, walkers only, walkers and trades, walkers only. A trade\'s ' +
-      'server CPU is the trading window\'s CPU (from /proc) minus the walkers-only CPU per second (the mean of the windows before ' +
-      'and after) times the trading window\'s length, divided by the trades completed in it; the range uses each walkers-only ' +
-      'window alone, so it shows how much the walkers\' own drift moves the figure. The PostgreSQL figures count only the backends ' +
-      'serving the game\'s database (and pgbench\'s): the machine is shared with PostgreSQL\'s other users, so the whole machine\'s ' +
-      'busy time, which the issue\'s baseline uses, is printed for pgbench but is only an upper bound. Latencies are taken by the ' +
-      'bots, in the same process as the walkers: the load generator\'s own loop lag stands beside them.',
-    '',
-  ];
 }

@@ -1,8 +1,9 @@
 /**
- * The CPU one trade adds to a loaded world: the CPU of a window with walkers and traders, minus what the same
- * processes spend per second in walkers-only windows (one just before, one just after) scaled to the trading
- * window's length, divided by the trades completed in it. The two walkers-only windows are also used one at a
- * time, so the figure comes with the spread that the baseline's drift alone would give it.
+ * The CPU one trade adds to a loaded world. The bench alternates windows of the same length, walkers only and
+ * walkers + traders (B T B T B); each trading window's CPU, minus what the same processes spent per second in the
+ * walkers-only windows on either side of it (their mean) over the trading window's length, is that window's excess;
+ * the excesses summed over the trades completed give the CPU per trade. Taking the lower or the higher neighbour
+ * alone instead of their mean gives the range the walkers' own drift alone would put on the figure.
  */
 import { round } from './stats.ts';
 
@@ -14,40 +15,57 @@ export interface CpuWindow {
   postgres: number;
 }
 
+export interface MeasuredWindow {
+  trading: boolean;
+  cpu: CpuWindow;
+  /** Trades completed in the window. */
+  trades: number;
+}
+
 export interface MarginalCpu {
-  /** Milliseconds of CPU per completed trade over the walkers-only rate (the mean of the baselines). */
+  /** Milliseconds of CPU per completed trade over the neighbouring walkers-only windows' mean rate. */
   msPerTrade: number;
-  /** The same with each baseline window alone: [lowest, highest]. */
+  /** The same with the lower and with the higher neighbour's rate alone: [lowest, highest]. */
   range: [number, number];
-  /** Average cores in the trading window and in the walkers-only windows (their mean). */
+  /** Average cores over the trading windows and over the walkers-only windows. */
   coresLoaded: number;
   coresBaseline: number;
 }
 
-export type MarginalFigures = Record<keyof Omit<CpuWindow, 'seconds'>, MarginalCpu>;
+type Key = keyof Omit<CpuWindow, 'seconds'>;
+export type MarginalFigures = Record<Key, MarginalCpu>;
 
-function marginal(loaded: CpuWindow, baselines: CpuWindow[], trades: number, key: keyof Omit<CpuWindow, 'seconds'>): MarginalCpu {
-  const rates = baselines.map((b) => b[key] / b.seconds);
-  const perTrade = (rate: number) => ((loaded[key] - rate * loaded.seconds) * 1000) / trades;
-  const mean = rates.reduce((sum, r) => sum + r, 0) / rates.length;
-  const each = rates.map(perTrade);
+const NONE: MarginalCpu = { msPerTrade: NaN, range: [NaN, NaN], coresLoaded: NaN, coresBaseline: NaN };
+
+function marginal(windows: MeasuredWindow[], key: Key, trades: number): MarginalCpu {
+  const rate = (w: MeasuredWindow) => w.cpu[key] / w.cpu.seconds;
+  let mean = 0;
+  let low = 0;
+  let high = 0;
+  windows.forEach((w, i) => {
+    if (!w.trading) return;
+    const rates = [windows[i - 1], windows[i + 1]].filter((n) => n !== undefined && !n.trading).map(rate);
+    const avg = rates.reduce((sum, r) => sum + r, 0) / rates.length;
+    // A higher baseline rate leaves less excess to the trades.
+    mean += w.cpu[key] - avg * w.cpu.seconds;
+    low += w.cpu[key] - Math.max(...rates) * w.cpu.seconds;
+    high += w.cpu[key] - Math.min(...rates) * w.cpu.seconds;
+  });
+  const over = (list: MeasuredWindow[]) => list.reduce((sum, w) => sum + w.cpu[key], 0) / list.reduce((sum, w) => sum + w.cpu.seconds, 0);
+  const perTrade = (coreSeconds: number) => round((coreSeconds * 1000) / trades, 2);
   return {
-    msPerTrade: round(perTrade(mean), 2),
-    range: [round(Math.min(...each), 2), round(Math.max(...each), 2)],
-    coresLoaded: round(loaded[key] / loaded.seconds, 3),
-    coresBaseline: round(mean, 3),
+    msPerTrade: perTrade(mean), range: [perTrade(low), perTrade(high)],
+    coresLoaded: round(over(windows.filter((w) => w.trading)), 3), coresBaseline: round(over(windows.filter((w) => !w.trading)), 3),
   };
 }
 
-/** Marginal CPU per completed trade for the server, the whole machine and PostgreSQL (NaN without trades or baselines). */
-export function marginalCpuPerTrade(loaded: CpuWindow, baselines: CpuWindow[], trades: number): MarginalFigures {
-  if (trades <= 0 || baselines.length === 0 || baselines.some((b) => b.seconds <= 0) || loaded.seconds <= 0) {
-    const none: MarginalCpu = { msPerTrade: NaN, range: [NaN, NaN], coresLoaded: NaN, coresBaseline: NaN };
-    return { server: none, machine: none, postgres: none };
-  }
-  return {
-    server: marginal(loaded, baselines, trades, 'server'),
-    machine: marginal(loaded, baselines, trades, 'machine'),
-    postgres: marginal(loaded, baselines, trades, 'postgres'),
-  };
+/**
+ * Marginal CPU per completed trade for the server, the whole machine and PostgreSQL; NaN without trades, or when a
+ * trading window has no walkers-only neighbour or a window has no length.
+ */
+export function marginalCpuPerTrade(windows: MeasuredWindow[]): MarginalFigures {
+  const trades = windows.filter((w) => w.trading).reduce((sum, w) => sum + w.trades, 0);
+  const unpaired = windows.some((w, i) => w.trading && ![windows[i - 1], windows[i + 1]].some((n) => n !== undefined && !n.trading));
+  if (trades <= 0 || unpaired || windows.some((w) => w.cpu.seconds <= 0)) return { server: NONE, machine: NONE, postgres: NONE };
+  return { server: marginal(windows, 'server', trades), machine: marginal(windows, 'machine', trades), postgres: marginal(windows, 'postgres', trades) };
 }
