@@ -2,7 +2,7 @@
  * Rights changes cross processes (docs/auth.md, Live sessions): with REDIS_URL a revocation published by another
  * process on the presence channel ends the matching session on the world's process at once, long before its own
  * sweep would. The other process is played by this test with the same RedisPresence the servers use. Needs Redis on
- * REDIS_URL / TEST_REDIS_URL (default 127.0.0.1:6379).
+ * REDIS_URL / TEST_REDIS_URL (default 127.0.0.1:6379); the account-change case needs DATABASE_URL (PostgreSQL).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -14,6 +14,8 @@ import { Redis } from 'ioredis';
 import { noRedisSkipNote, redisAnswers, TEST_REDIS_URL } from '../helpers/redis.ts';
 import jwt from 'jsonwebtoken';
 import { RIGHTS_CHANNEL } from '../../src/auth/session-guard.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { User } from '../../src/db/entities/index.ts';
 import { anonymousAccount } from '../helpers/players.ts';
 import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -84,5 +86,36 @@ describe('live-session rights across processes (Redis) @db', function () {
     ]);
     assert.equal(closed.code, 4001);
     assert.ok(socket.events.some((e) => e.type === 'error' && e.data.code === 'SESSION_REVOKED'));
+  });
+
+  it('an account change published by another process (a suspension) ends the account\'s session at once (INSUFFICIENT_ROLE, 4001)', async function () {
+    // The test plays the other process on the shared database: PostgreSQL only (the embedded one is the server's alone).
+    if (!process.env.DATABASE_URL) return this.skip();
+    const entry = { baseUrl: server!.baseUrl, wsUrl: `ws://127.0.0.1:${server!.port}` } as TestServer;
+    const player = await anonymousAccount(entry);
+    const headers = { Authorization: `Bearer ${player.token}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${entry.baseUrl}/api/character`, { method: 'POST', headers, body: JSON.stringify({ name: `S${randomUUID().slice(0, 8)}` }) });
+    const character = await created.json() as { id: string };
+    assert.equal(created.status, 201, JSON.stringify(character));
+
+    const socket = await JsonWsClient.connect(entry.wsUrl);
+    socket.send('authenticate', { token: player.token });
+    assert.equal((await socket.waitFor('authResult')).data.success, true);
+    socket.send('world:enter', { characterId: character.id });
+    await socket.waitFor('world:joined', () => true, 10_000);
+
+    const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, pgliteDataDir: 'memory://', poolSize: 1 });
+    try {
+      await db.em.fork().nativeUpdate(User, { id: player.accountId }, { roles: [] });
+    } finally {
+      await db.close();
+    }
+    await presence!.publish(RIGHTS_CHANNEL, { kind: 'account', accountId: player.accountId });
+    const closed = await Promise.race([
+      socket.closed,
+      new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the socket stayed open after the published account change')), 10_000)),
+    ]);
+    assert.equal(closed.code, 4001);
+    assert.ok(socket.events.some((e) => e.type === 'error' && e.data.code === 'INSUFFICIENT_ROLE'));
   });
 });
