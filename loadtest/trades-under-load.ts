@@ -334,6 +334,8 @@ const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped: string }): string[] {
   const lines = ['## Trades under load (issue #20, target 4)', ''];
   if ('skipped' in result) return [...lines, `Not run: ${result.skipped}.`, ''];
+  // Figures kept from a run before the windows alternated have no list of windows: say so rather than fail.
+  if (!Array.isArray(result.windows)) return [...lines, 'The kept figures are from an older version of the bench: run `--only tradesunderload` again.', ''];
   const f = result;
   const s = f.perTrade.server;
   const pg = f.perTrade.postgres;
