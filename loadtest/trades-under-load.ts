@@ -68,6 +68,8 @@ export interface WindowFigures extends MeasuredWindow {
   cpu: CpuWindow;
   /** Ticks the world ran in the window (a tick that starts late is not made up). */
   ticks: number;
+  /** Mean milliseconds of one tick's phases (work, interest, encode, send, patch): the loop is busy with them. */
+  tickBusyMs: number;
   /** Cores used by everything else on the machine: neither the server, nor the bots, nor the game database's backends. */
   otherCores: number;
   serverLagP99Ms: number;
@@ -160,6 +162,7 @@ async function measureWindow(server: RunningServer, database: string, stats: Wal
     trades: trades() - tradesBefore,
     cpu: { seconds: round(seconds, 2), server: round(serverSeconds, 2), machine: round(busy.coreSeconds, 2), postgres: round(postgresSeconds, 2) },
     ticks: tick.ticks,
+    tickBusyMs: round(Object.values(tick.phaseMeanMs).reduce((sum, ms) => sum + ms, 0), 1),
     otherCores: round((busy.coreSeconds - serverSeconds - ownSeconds - postgresSeconds) / seconds, 2),
     serverLagP99Ms: round((metricValue(after, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000, 1),
     tickLatenessP99Ms: tick.latenessP99Ms === Infinity ? 'beyond the largest bucket' : tick.latenessP99Ms,
@@ -318,7 +321,7 @@ export function formatTradesUnderLoad(f: TradesUnderLoadFigures): string[] {
     `  game database backends per trade ${pg.msPerTrade} ms (${pg.range[0]}–${pg.range[1]})`,
     `  pgbench TPC-B (-s 1 -c ${f.pgbench.clients} -T ${f.pgbench.seconds})     ${f.pgbench.tps} tps; per transaction: machine CPU ${f.pgbench.machineCpuMsPerTx} ms (${f.pgbench.busyCores} of ${f.cores} cores busy),`,
     `                                   pgbench client + its PostgreSQL backends ${f.pgbench.processCpuMsPerTx.client} + ${f.pgbench.processCpuMsPerTx.backends} = ${f.pgbench.processCpuMsPerTx.total} ms`,
-    `  ticks per window                 ${each((w) => w.ticks)} (${round((f.windowSeconds * 1000) / TICK_MS, 0)} on time)`,
+    `  ticks per window                 ${each((w) => w.ticks)} (${round((f.windowSeconds * 1000) / TICK_MS, 0)} on time); busy ${each((w) => w.tickBusyMs)} ms per tick`,
     `  server loop lag p99              ${each((w) => w.serverLagP99Ms)} ms; tick lateness p99 ${each((w) => w.tickLatenessP99Ms ?? '–')} ms`,
     `  load generator                   lag p99 ${each((w) => w.loadGeneratorLagP99Ms)} ms; ${each((w) => w.loadGeneratorCores)} cores`,
     `  other processes on the machine   ${each((w) => w.otherCores)} cores`,
@@ -342,7 +345,7 @@ export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped
   const p = f.pgbench;
   const lateness = (w: WindowFigures) => w.tickLatenessP99Ms === null ? '–' : typeof w.tickLatenessP99Ms === 'number' ? `≤ ${w.tickLatenessP99Ms} ms` : w.tickLatenessP99Ms;
   const row = (w: WindowFigures) => `| ${w.trading ? `walkers + ${f.pairsTrading} pairs trading` : 'walkers only'} | ${w.cpu.seconds} s | ${w.trading ? w.trades : '–'} | ` +
-    `${round(w.cpu.server / w.cpu.seconds, 3)} | ${w.ticks} | ${w.serverLagP99Ms} ms | ${lateness(w)} | ${w.walkerAckP99Ms} ms | ` +
+    `${round(w.cpu.server / w.cpu.seconds, 3)} | ${w.ticks}, ${w.tickBusyMs} ms each | ${w.serverLagP99Ms} ms | ${lateness(w)} | ${w.walkerAckP99Ms} ms | ` +
     `${w.loadGeneratorLagP99Ms} ms, ${w.loadGeneratorCores} cores | ${round(w.cpu.postgres / w.cpu.seconds, 3)} | ${w.otherCores} | ${round(w.cpu.machine / w.cpu.seconds, 2)} of ${f.cores} |`;
   return [
     ...lines,
@@ -359,7 +362,7 @@ export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped
     `| CPU of the game database's PostgreSQL backends per trade | ${pg.msPerTrade} ms | pgbench client + its backends: ${p.processCpuMsPerTx.client} + ${p.processCpuMsPerTx.backends} = ${p.processCpuMsPerTx.total} ms per transaction |`,
     `| pgbench TPC-B (-s 1 -c ${p.clients} -T ${p.seconds}), after the server stopped | ${p.tps} tps, ${p.busyCores} of ${f.cores} cores busy | – |`,
     '',
-    '| Window | length | trades | server CPU (cores) | ticks | server loop lag p99 | tick lateness p99 | walkers\' move → ack p99 | load generator loop lag p99, CPU | game database backends (cores) | other processes (cores) | machine busy cores |',
+    '| Window | length | trades | server CPU (cores) | ticks, busy per tick | server loop lag p99 | tick lateness p99 | walkers\' move → ack p99 | load generator loop lag p99, CPU | game database backends (cores) | other processes (cores) | machine busy cores |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...f.windows.map(row),
     '',
