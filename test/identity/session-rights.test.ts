@@ -167,6 +167,29 @@ describe('live sessions end when their rights end @db', function () {
     assert.ok(errorCodes(socket).includes('INSUFFICIENT_ROLE'), JSON.stringify(socket.events.slice(-3)));
   });
 
+  it('entering again re-checks the socket\'s token: an agent socket that left the world cannot come back once revoked, nor a socket whose token expired', async () => {
+    const owner = await accountWithCharacter(server);
+    const { agentId, agentToken } = await registerAgent(server, owner.token, owner.characterId);
+    const agent = await enter({ token: agentToken, accountId: owner.accountId }, owner.characterId);
+    agent.send('world:leave');
+    await agent.waitFor('world:left');
+    assert.equal((await call(server, 'DELETE', `/api/agent/${agentId}`, owner.token)).status, 200);
+    agent.send('world:enter', { characterId: owner.characterId });
+    const refused = await Promise.race([agent.waitFor('world:joined', () => true, 5_000, agent.events.length), agent.waitFor('error', (d) => d.event === 'world:enter')]);
+    assert.equal(refused.type === 'error' ? refused.data.code : refused.type, 'TOKEN_INVALID');
+
+    const short = server.context.auth.tokens.sign({ accountId: owner.accountId, roles: ['player'], scope: 'player' }, { ttlSeconds: 2 }).token;
+    const socket = await JsonWsClient.connect(server.wsUrl);
+    sockets.push(socket);
+    socket.send('authenticate', { token: short });
+    assert.equal((await socket.waitFor('authResult')).data.success, true);
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    socket.send('world:enter', { characterId: owner.characterId });
+    const expired = await Promise.race([socket.waitFor('world:joined'), socket.waitFor('error', (d) => d.event === 'world:enter')]);
+    assert.equal(expired.type === 'error' ? expired.data.code : expired.type, 'TOKEN_EXPIRED');
+    assert.ok(!server.context.online.has(owner.characterId));
+  });
+
   it('a reconnection re-checks the resuming socket\'s token: expired, revoked or bound to another character is refused, and the seat stays for its owner', async () => {
     const owner = await accountWithCharacter(server);
     const second = await createCharacterRow(server, owner.accountId);
