@@ -7,7 +7,7 @@
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import WebSocket from 'ws';
 import type { WalkGrid } from '../../src/game/pathfinding.ts';
-import { decodeMove, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
+import { decodeMove, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import type { SeededWalker } from './seed.ts';
 import { Samples } from './stats.ts';
 
@@ -137,7 +137,7 @@ export class JsonWalker extends BaseWalker {
       this.x = entity.x;
       this.z = entity.z;
     }
-    for (const code of update.moved ?? []) {
+    for (const code of movesOf(update.moved ?? [])) {
       const move = decodeMove(code);
       if (move.handle !== this.handle) continue;
       this.x += move.dx;

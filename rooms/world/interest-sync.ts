@@ -14,7 +14,7 @@ import type { Client } from '@colyseus/core';
 import { clientLink, isLinkedClient } from '../client-link.ts';
 import type { InterestDiff, TrackedEntity } from './interest.ts';
 import {
-  BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, isActor, moveCode, stepOf, type UpdateEncoding,
+  BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, deltaCoded, isActor, moveCode, stepOf, type UpdateEncoding,
 } from './update-frames.ts';
 
 type Stateful = TrackedEntity & { state: Schema };
@@ -190,7 +190,7 @@ export class InterestSync {
       const delta = this.compactDeltaJson(entity);
       if (delta !== null) deltas.push(delta);
     }
-    if (moves.length > 0) frame += `,"moved":[${moves.join(',')}]`;
+    if (moves.length > 0) frame += `,"moved":[${deltaCoded(moves)}]`;
     if (deltas.length > 0) frame += `,"changed":[${deltas.join(',')}]`;
     if (diff.removed.length > 0) frame += `,"removed":[${diff.removed.map((e) => this.handleOf(e)).join(',')}]`;
     return `${frame}}}`;

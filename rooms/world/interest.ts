@@ -76,6 +76,12 @@ export class SpatialGrid {
   }
 }
 
+/**
+ * Tiles past the radius an entity already in view may go before it leaves the view. Without the margin, every
+ * step back and forth across the edge costs a removal and a whole snapshot again (RuneScape's views work alike).
+ */
+export const INTEREST_HYSTERESIS = 2;
+
 /** What one observer (a player's connection) currently sees. */
 export class InterestSet {
   visible = new Set<TrackedEntity>();
@@ -84,13 +90,16 @@ export class InterestSet {
 
   /**
    * Recomputes the visible set around (x, z) and returns the difference since the last call; `changed` holds the
-   * visible entities found in `dirty` (those that changed since the last update).
+   * visible entities found in `dirty` (those that changed since the last update). An entity comes into view within
+   * `radius` and leaves it beyond `radius + INTEREST_HYSTERESIS`.
    */
   update(grid: SpatialGrid, observerId: string, x: number, z: number, radius: number, dirty: ReadonlySet<TrackedEntity>): InterestDiff {
     const next = this.next;
+    const visible = this.visible;
     next.clear();
-    grid.forEachNear(x, z, radius, (entity) => {
-      if (!entity.visibleTo || entity.visibleTo(observerId)) next.add(entity);
+    grid.forEachNear(x, z, radius + INTEREST_HYSTERESIS, (entity) => {
+      if (entity.visibleTo && !entity.visibleTo(observerId)) return;
+      if (visible.has(entity) || (Math.abs(entity.x - x) <= radius && Math.abs(entity.z - z) <= radius)) next.add(entity);
     });
     const diff: InterestDiff = { added: [], changed: [], removed: [] };
     for (const entity of next) {

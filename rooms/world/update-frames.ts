@@ -43,7 +43,28 @@ export function moveCode(handle: number, dx: number, dz: number): number | undef
   return handle * SPAN * SPAN + (dx + MAX_STEP) * SPAN + (dz + MAX_STEP);
 }
 
-/** The inverse of moveCode (what a compact client does with each number of `moved`). */
+/**
+ * A frame's move codes, sorted and each written as the difference from the one before (the first as it is): the
+ * numbers stay short however large the handles grow. `movesOf` reads them back.
+ */
+export function deltaCoded(codes: number[]): string {
+  codes.sort((a, b) => a - b);
+  let previous = 0;
+  let text = '';
+  for (const code of codes) {
+    text += text === '' ? `${code - previous}` : `,${code - previous}`;
+    previous = code;
+  }
+  return text;
+}
+
+/** The move codes of a compact frame's `moved` list. */
+export function movesOf(moved: readonly number[]): number[] {
+  let code = 0;
+  return moved.map((difference) => (code += difference));
+}
+
+/** The inverse of moveCode (what a compact client does with each code of `moved`). */
 export function decodeMove(code: number): { handle: number; dx: number; dz: number } {
   const handle = Math.floor(code / (SPAN * SPAN));
   const rest = code - handle * SPAN * SPAN;

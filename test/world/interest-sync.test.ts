@@ -8,7 +8,7 @@ import type { Client } from '@colyseus/core';
 import { CLIENT_LINK, type ClientLink } from '../../rooms/client-link.ts';
 import { InterestSet, SpatialGrid, type TrackedEntity } from '../../rooms/world/interest.ts';
 import { InterestSync } from '../../rooms/world/interest-sync.ts';
-import { decodeMove, moveCode, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
+import { decodeMove, deltaCoded, moveCode, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 class Walker implements TrackedEntity {
   readonly kind = 'player' as const;
@@ -55,7 +55,7 @@ class Observer {
       this.known.set(entity.id, { ...entity });
       if (entity.n !== undefined) this.byHandle.set(entity.n, this.known.get(entity.id)!);
     }
-    for (const code of frame.moved ?? []) {
+    for (const code of movesOf(frame.moved ?? [])) {
       const { handle, dx, dz } = decodeMove(code);
       const entity = this.byHandle.get(handle)!;
       entity.x = (entity.x as number) + dx;
@@ -207,6 +207,9 @@ describe('world:update frames (InterestSync)', () => {
       }
     }
     assert.equal(moveCode(5, 3, 0), undefined);
+    const codes = [9_001, 30, 4_562, 31];
+    assert.equal(deltaCoded([...codes]), '30,1,4531,4439');
+    assert.deepEqual(movesOf(JSON.parse(`[${deltaCoded([...codes])}]`)), [30, 31, 4_562, 9_001]);
     assert.equal(moveCode(5, 0, -3), undefined);
   });
 

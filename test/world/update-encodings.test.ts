@@ -3,7 +3,7 @@
  * that changed, a compact one a move code per step, and a client applying either ends where the walker is.
  */
 import assert from 'node:assert/strict';
-import { decodeMove } from '../../rooms/world/update-frames.ts';
+import { decodeMove, movesOf } from '../../rooms/world/update-frames.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer, visibleEntities, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
@@ -25,7 +25,7 @@ describe('world:update encodings over /ws', () => {
       if (event.type !== 'world:update') continue;
       const d = event.data;
       for (const e of d.added ?? []) byHandle.set(e.n, { ...e });
-      for (const code of d.moved ?? []) {
+      for (const code of movesOf(d.moved ?? [])) {
         const { handle, dx, dz } = decodeMove(code);
         const e = byHandle.get(handle)!;
         e.x = (e.x as number) + dx;
