@@ -82,6 +82,9 @@ export interface WindowFigures extends MeasuredWindow {
   walkerMoves: number;
   walkerAcks: number;
   walkerErrors: number;
+  /** The swap's p50 / p99 in this window alone (trading windows). */
+  swapP50Ms?: number;
+  swapP99Ms?: number;
   /** Trades the server counted (game_trades_completed_total) in the window. */
   serverTradesCompleted: number;
 }
@@ -196,6 +199,8 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
   const stats = newWalkerStats();
   const swap = new Samples();
   const whole = new Samples();
+  /** The current trading window's swaps alone. */
+  const windowSwap = new Samples();
   const failures = new Map<string, number>();
   let completed = 0;
   let failed = 0;
@@ -251,7 +256,9 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
             for (let n = 0; n < MAX_TRADES_PER_PAIR && performance.now() < deadline; n++) {
               const started = performance.now();
               try {
-                swap.add(await trade(pair[0], pair[1], pairs[i].a.characterId, pairs[i].b.characterId));
+                const ms = await trade(pair[0], pair[1], pairs[i].a.characterId, pairs[i].b.characterId);
+                swap.add(ms);
+                windowSwap.add(ms);
                 whole.add(performance.now() - started);
                 completed++;
               } catch (error) {
@@ -269,7 +276,9 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
       for (let i = 0; i < WINDOWS; i++) {
         const trading = i % 2 === 1;
         log(`  window ${i + 1}/${WINDOWS}: ${trading ? `walkers + ${pairsTrading} pairs trading back to back` : 'walkers only'}, ${windowSeconds} s`);
-        windows.push(await measureWindow(server, database, stats, trading, () => completed, trading ? tradeBackToBack : () => sleep(windowSeconds * 1000)));
+        windowSwap.reset();
+        const measured = await measureWindow(server, database, stats, trading, () => completed, trading ? tradeBackToBack : () => sleep(windowSeconds * 1000));
+        windows.push(trading ? { ...measured, swapP50Ms: round(windowSwap.p(50), 1), swapP99Ms: round(windowSwap.p(99), 1) } : measured);
       }
     } finally {
       for (const pair of sockets) pair?.forEach((s) => s.close());
@@ -315,6 +324,7 @@ export function formatTradesUnderLoad(f: TradesUnderLoadFigures): string[] {
     `  windows (${f.windowSeconds} s each)           ${each((w) => (w.trading ? 'TRADES' : 'walkers'))}`,
     `  completed trades                 ${f.completed} (${f.tradesPerSecond}/s while trading; ${f.failed} failed${f.failed ? ` ${JSON.stringify(f.failures)}` : ''}; server counted ${f.windows.reduce((n, w) => n + w.serverTradesCompleted, 0)})`,
     `  swap p50 / p99 / max             ${f.swapP50Ms} / ${f.swapP99Ms} / ${f.swapMaxMs} ms (last accept → tradeCompleted; target p99 ≤ ${f.targetMs} ms: ${f.met ? 'met' : 'NOT met'})`,
+    `  swap p50 / p99 per window        ${each((w) => (w.trading ? `${w.swapP50Ms} / ${w.swapP99Ms}` : '–'))} ms`,
     `  whole trade p50 / p99            ${f.tradeP50Ms} / ${f.tradeP99Ms} ms (tradeRequest → tradeCompleted)`,
     `  server CPU per window (cores)    ${each((w) => round(w.cpu.server / w.cpu.seconds, 3))}`,
     `  server CPU per completed trade   ${s.msPerTrade} ms (${s.range[0]}–${s.range[1]} ms with either neighbouring walkers-only window alone)`,
@@ -344,7 +354,7 @@ export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped
   const pg = f.perTrade.postgres;
   const p = f.pgbench;
   const lateness = (w: WindowFigures) => w.tickLatenessP99Ms === null ? '–' : typeof w.tickLatenessP99Ms === 'number' ? `≤ ${w.tickLatenessP99Ms} ms` : w.tickLatenessP99Ms;
-  const row = (w: WindowFigures) => `| ${w.trading ? `walkers + ${f.pairsTrading} pairs trading` : 'walkers only'} | ${w.cpu.seconds} s | ${w.trading ? w.trades : '–'} | ` +
+  const row = (w: WindowFigures) => `| ${w.trading ? `walkers + ${f.pairsTrading} pairs trading` : 'walkers only'} | ${w.cpu.seconds} s | ${w.trading ? `${w.trades}; swap p50 / p99 ${w.swapP50Ms} / ${w.swapP99Ms} ms` : '–'} | ` +
     `${round(w.cpu.server / w.cpu.seconds, 3)} | ${w.ticks}, ${w.tickBusyMs} ms each | ${w.serverLagP99Ms} ms | ${lateness(w)} | ${w.walkerAckP99Ms} ms | ` +
     `${w.loadGeneratorLagP99Ms} ms, ${w.loadGeneratorCores} cores | ${round(w.cpu.postgres / w.cpu.seconds, 3)} | ${w.otherCores} | ${round(w.cpu.machine / w.cpu.seconds, 2)} of ${f.cores} |`;
   return [
@@ -362,7 +372,7 @@ export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped
     `| CPU of the game database's PostgreSQL backends per trade | ${pg.msPerTrade} ms | pgbench client + its backends: ${p.processCpuMsPerTx.client} + ${p.processCpuMsPerTx.backends} = ${p.processCpuMsPerTx.total} ms per transaction |`,
     `| pgbench TPC-B (-s 1 -c ${p.clients} -T ${p.seconds}), after the server stopped | ${p.tps} tps, ${p.busyCores} of ${f.cores} cores busy | – |`,
     '',
-    '| Window | length | trades | server CPU (cores) | ticks, busy per tick | server loop lag p99 | tick lateness p99 | walkers\' move → ack p99 | load generator loop lag p99, CPU | game database backends (cores) | other processes (cores) | machine busy cores |',
+    '| Window | length | trades; swap latency | server CPU (cores) | ticks, busy per tick | server loop lag p99 | tick lateness p99 | walkers\' move → ack p99 | load generator loop lag p99, CPU | game database backends (cores) | other processes (cores) | machine busy cores |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...f.windows.map(row),
     '',
@@ -375,6 +385,37 @@ export function renderTradesUnderLoad(result: TradesUnderLoadFigures | { skipped
       'with PostgreSQL\'s other users and other processes ("other processes" above), so the whole machine\'s busy time, which ' +
       'the issue\'s baseline uses, is printed for pgbench but is an upper bound. Latencies are taken by the bots, in the same ' +
       'process as the walkers: the load generator\'s own loop lag stands beside them.',
+    '',
+    ...limits(f),
+  ];
+}
+
+/** What limits the figures, from the windows themselves. */
+function limits(f: TradesUnderLoadFigures): string[] {
+  const trading = f.windows.filter((w) => w.trading);
+  const byLag = [...trading].sort((a, b) => a.serverLagP99Ms - b.serverLagP99Ms);
+  const quiet = byLag[0];
+  const busy = byLag.at(-1)!;
+  const mostOther = Math.max(...f.windows.map((w) => w.otherCores));
+  const serverRatio = round(f.perTrade.server.msPerTrade / f.pgbench.machineCpuMsPerTx, 1);
+  const ownRatio = round((f.perTrade.server.msPerTrade + f.perTrade.postgres.msPerTrade) / f.pgbench.processCpuMsPerTx.total, 1);
+  return [
+    `What limits the swap's latency: its last accept's frame, the swap's four round trips to PostgreSQL (begin, lock_item_owners, ` +
+      'one write with the audit row, commit) and the two `tradeCompleted` frames each resume only when the server\'s event loop ' +
+      `is free, and at ${f.joined} walkers the loop is busy with the tick: ${trading.map((w) => `${w.tickBusyMs} ms`).join(' and ')} of ` +
+      `tick phases per tick in the trading windows, loop lag p99 ${trading.map((w) => `${w.serverLagP99Ms} ms`).join(' and ')}. ` +
+      `Window by window, the swap's p99 beside the loop's: ${trading.map((w) => `${w.swapP99Ms} ms at a lag p99 of ${w.serverLagP99Ms} ms`).join(', ')}; ` +
+      `its p50 is ${f.swapP50Ms} ms. ${quiet === busy ? '' : `The trading window with the lower lag had ${quiet.otherCores} cores of other processes beside it, the other ${busy.otherCores}. `}` +
+      `Other processes on this shared machine took up to ${mostOther} of its ${f.cores} cores in these windows, and the load generator ` +
+      `${Math.max(...f.windows.map((w) => w.loadGeneratorCores))}: the server is descheduled inside its tick, which stretches the tick's ` +
+      'busy time and with it every wait behind it. Shortening the tick\'s fan-out (targets 1 and 2 of issue #20) is what shortens these waits.',
+    '',
+    `What a trade costs: ${f.perTrade.server.msPerTrade} ms of server CPU, ${serverRatio} × the whole machine's CPU per pgbench ` +
+      `TPC-B transaction (${f.pgbench.machineCpuMsPerTx} ms); the server and the game database's backends together ` +
+      `(${round(f.perTrade.server.msPerTrade + f.perTrade.postgres.msPerTrade, 2)} ms) against pgbench's client and backends ` +
+      `(${f.pgbench.processCpuMsPerTx.total} ms): ${ownRatio} ×. A trade is the full protocol (8 frames in, 17 out over /ws, a ` +
+      'TradeRoom created, joined by both sockets and disposed) around one swap transaction; a TPC-B transaction is five statements ' +
+      'from a client that does nothing else.',
     '',
   ];
 }
