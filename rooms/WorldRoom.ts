@@ -432,12 +432,15 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     for (const hook of this.deathHooks) await hook(player);
   }
 
-  sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void {
+  sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean, options: { withTick?: boolean } = {}): void {
     const event = new SharedEvent(type, data);
+    const frame = () => event.frame();
     this.grid.forEachNear(x, z, radius, (entity) => {
       if (entity.kind !== 'player') return;
       const listener = entity as OnlinePlayer;
-      if (!accept || accept(listener)) event.sendTo(listener.client);
+      if (accept && !accept(listener)) return;
+      if (options.withTick) this.sync.sendWithTick(listener.client, type, data, frame);
+      else event.sendTo(listener.client);
     });
   }
 

@@ -15,12 +15,20 @@ export interface ClientLink {
    * JSON events only: it gets no schema state or view, and its connection limits and counts its own messages.
    */
   sendText(text: string, event?: string): void;
+  /** Sends several such frames in one socket write (a tick's queued events and its world:update). */
+  sendTexts(frames: ReadonlyArray<TextFrame>): void;
   /**
    * Joins the client's connection to another room of this process (a trade room) and resolves once it is in, so
    * that whatever the room sends reaches it and the events it sends next are routed there. Never rejects: a join
    * that fails is logged by the transport, and the connection stays where it was.
    */
   joinRoom(roomId: string): Promise<void>;
+}
+
+/** A frame serialised by the room and the event it carries (for the transport's outbound count). */
+export interface TextFrame {
+  text: string;
+  event: string;
 }
 
 /** Where a transport puts its link on a Client. A symbol: no room state or client option can set it. */
@@ -55,7 +63,12 @@ export class SharedEvent {
   sendTo(client: Client): void {
     const link = clientLink(client);
     if (!link) return client.send(this.type, this.data);
-    link.sendText((this.text ??= JSON.stringify({ type: this.type, data: this.data ?? {} })), this.type);
+    link.sendText(this.frame().text, this.type);
+  }
+
+  /** The event as a /ws frame (serialised on first use). */
+  frame(): TextFrame {
+    return { text: (this.text ??= JSON.stringify({ type: this.type, data: this.data ?? {} })), event: this.type };
   }
 }
 

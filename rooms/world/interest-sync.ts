@@ -11,7 +11,7 @@
  */
 import { StateView, type Schema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
-import { clientLink, isLinkedClient } from '../client-link.ts';
+import { clientLink, isLinkedClient, type TextFrame } from '../client-link.ts';
 import type { InterestDiff, TrackedEntity } from './interest.ts';
 import {
   BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, deltaCoded, isActor, moveCode, stepOf, type UpdateEncoding,
@@ -53,6 +53,8 @@ export class InterestSync {
   private readonly compactSnapshots = new Map<TrackedEntity, string>();
   private readonly deltas = new Map<TrackedEntity, string>();
   private readonly compactDeltas = new Map<TrackedEntity, string | null>();
+  /** Frames for /ws clients that go with their next world:update, in the same socket write. */
+  private readonly outboxes = new WeakMap<Client, TextFrame[]>();
   private tickStartedAt = Date.now();
   private sampleCountdown = SAMPLE_EVERY;
   /** This tick's costs so far (reset by beginTick; read once the tick's deliveries are done). */
@@ -78,6 +80,17 @@ export class InterestSync {
     }
   }
 
+  /**
+   * Sends `frame` to a /ws client with its next world:update (at most a tick later, in the same socket write), or
+   * at once to an SDK client. For events that are part of what a tick shows, like public chat.
+   */
+  sendWithTick(client: Client, type: string, data: unknown, frame: () => TextFrame): void {
+    if (!isLinkedClient(client)) return client.send(type, data);
+    const outbox = this.outboxes.get(client);
+    if (outbox) outbox.push(frame());
+    else this.outboxes.set(client, [frame()]);
+  }
+
   /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
   attach(client: Client): void {
     if (!isLinkedClient(client)) client.view = new StateView();
@@ -93,11 +106,19 @@ export class InterestSync {
         this.sample(diff, visible);
       }
       const changed = diff.changed.filter((entity) => this.changes.has(entity));
-      if (diff.added.length === 0 && changed.length === 0 && diff.removed.length === 0) return;
+      const outbox = this.outboxes.get(client);
+      if (outbox) this.outboxes.delete(client);
+      if (diff.added.length === 0 && changed.length === 0 && diff.removed.length === 0) {
+        if (outbox) link.sendTexts(outbox);
+        return;
+      }
       const started = performance.now();
       const frame = link.updates === 'compact' ? this.compactUpdate(tick, diff, changed) : this.worldUpdate(tick, diff, changed);
       const encoded = performance.now();
-      link.sendText(frame);
+      if (outbox) {
+        outbox.push({ text: frame, event: 'world:update' });
+        link.sendTexts(outbox);
+      } else link.sendText(frame);
       this.costs.encodeMs += encoded - started;
       this.costs.sendMs += performance.now() - encoded;
       this.costs.jsonBytes += Buffer.byteLength(frame);

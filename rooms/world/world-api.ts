@@ -56,5 +56,9 @@ export interface WorldApi {
   /** Tells every feature that the player died (called by whatever killed it). */
   notifyPlayerDied(player: OnlinePlayer): Promise<void>;
   /** Sends an event to every player within `radius` tiles of (x, z) that `accept`s. */
-  sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean): void;
+  /**
+   * Sends an event to the players within `radius` of a tile (that `accept`). With `withTick`, /ws players get it with
+   * their next world:update, in the same socket write (public chat: a tick's worth of lines costs one write).
+   */
+  sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean, options?: { withTick?: boolean }): void;
 }

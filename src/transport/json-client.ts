@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
-import { CLIENT_LINK, type ClientLink } from '../../rooms/client-link.ts';
+import { CLIENT_LINK, type ClientLink, type TextFrame } from '../../rooms/client-link.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 export interface JsonChannel {
@@ -15,6 +15,8 @@ export interface JsonChannel {
   sendEvent(type: string, data: unknown): void;
   /** Sends a frame the room serialised itself (`event` names it for the outbound count; default world:update). */
   sendText(text: string, event?: string): void;
+  /** Sends several serialised frames in one socket write. */
+  sendTexts(frames: ReadonlyArray<TextFrame>): void;
   /** The room let this membership go (or threw it out) with a close code. */
   membershipEnded(client: JsonClient, code: number | undefined): void;
   /** Joins the connection to another room (see ClientLink.joinRoom); never rejects. */
@@ -44,6 +46,7 @@ export class JsonClient implements Client, ClientPrivate {
     this[CLIENT_LINK] = {
       updates,
       sendText: (text, event) => channel.sendText(text, event),
+      sendTexts: (frames) => channel.sendTexts(frames),
       joinRoom: (roomId) => channel.joinRoom(roomId),
     };
   }

@@ -45,8 +45,22 @@ class Observer {
 
   constructor(self: Walker, updates: UpdateEncoding = 'json') {
     this.self = self;
-    const link: ClientLink = { updates, sendText: (text) => this.apply(JSON.parse(text).data), joinRoom: async () => {} };
+    const link: ClientLink = {
+      updates,
+      sendText: (text) => this.receive([text]),
+      sendTexts: (frames) => this.receive(frames.map((f) => f.text)),
+      joinRoom: async () => {},
+    };
     this.client = { [CLIENT_LINK]: link } as unknown as Client;
+  }
+
+  /** Each socket write, as the frames it carried (event types). */
+  readonly writes: string[][] = [];
+
+  private receive(texts: string[]): void {
+    const events = texts.map((text) => JSON.parse(text));
+    this.writes.push(events.map((e) => e.type));
+    for (const event of events) if (event.type === 'world:update') this.apply(event.data);
   }
 
   private apply(frame: Frame): void {
@@ -194,6 +208,29 @@ describe('world:update frames (InterestSync)', () => {
     const compactBytes = JSON.stringify(compact.frames.at(-1)).length;
     const plainBytes = JSON.stringify(plain.frames.at(-1)).length;
     assert.ok(compactBytes < plainBytes, `compact ${compactBytes} bytes, plain ${plainBytes}`);
+  });
+
+  it('sends events queued for the tick with the next world:update, in one write, or alone when nothing changed', () => {
+    const w = world();
+    const a = new Walker('a', 10, 10);
+    const b = new Walker('b', 12, 10);
+    w.spawn(a);
+    w.spawn(b);
+    w.tick();
+    const observer = new Observer(a);
+    w.join(observer);
+    const chat = (text: string) => w.sync.sendWithTick(observer.client, 'chat:message', { text }, () => ({ text: JSON.stringify({ type: 'chat:message', data: { text } }), event: 'chat:message' }));
+    chat('one');
+    chat('two');
+    assert.equal(observer.writes.length, 1, 'nothing goes before the tick');
+    w.change(b, () => { b.x = 13; });
+    w.tick();
+    assert.deepEqual(observer.writes.at(-1), ['chat:message', 'chat:message', 'world:update']);
+    chat('three');
+    w.tick();
+    assert.deepEqual(observer.writes.at(-1), ['chat:message'], 'a tick with no update still delivers the queue');
+    w.tick();
+    assert.deepEqual(observer.writes.at(-1), ['chat:message'], 'and sends it once');
   });
 
   it('round-trips every move code a step of up to two tiles can take, and refuses longer or empty ones', () => {

@@ -30,7 +30,7 @@ function sayPublicly(world: WorldApi, speaker: OnlinePlayer, raw: string): void 
   const chat: ChatMessage = {
     fromId: speaker.id, fromName: speaker.name, message, channel: 'public', timestamp: new Date().toISOString(),
   };
-  world.sendNear(speaker.x, speaker.z, world.interestRadius, 'chat:message', chat, (listener) => !listener.ignores.has(speaker.id));
+  world.sendNear(speaker.x, speaker.z, world.interestRadius, 'chat:message', chat, (listener) => !listener.ignores.has(speaker.id), { withTick: true });
 }
 
 /**
