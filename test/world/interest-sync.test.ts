@@ -129,10 +129,8 @@ describe('world:update frames (InterestSync)', () => {
     };
   }
 
-  const truth = (...entities: Walker[]) => new Map(entities.map((e) => [e.id, e.snapshot() as Record<string, unknown>]));
-  const beliefs = (o: Observer) => new Map([...o.known].map(([id, v]) => [id, { kind: v.kind, id: v.id, name: v.name, x: v.x, z: v.z, action: v.action }]));
-
-  it('sends a changed entity as its kind, id and the fields that changed, and nothing for an unchanged one', () => {
+  /** A world of two walkers two tiles apart, a watching b, one tick in. */
+  function aWatchingB() {
     const w = world();
     const a = new Walker('a', 10, 10);
     const b = new Walker('b', 12, 10);
@@ -141,6 +139,14 @@ describe('world:update frames (InterestSync)', () => {
     w.tick();
     const observer = new Observer(a);
     w.join(observer);
+    return { w, a, b, observer };
+  }
+
+  const truth = (...entities: Walker[]) => new Map(entities.map((e) => [e.id, e.snapshot() as Record<string, unknown>]));
+  const beliefs = (o: Observer) => new Map([...o.known].map(([id, v]) => [id, { kind: v.kind, id: v.id, name: v.name, x: v.x, z: v.z, action: v.action }]));
+
+  it('sends a changed entity as its kind, id and the fields that changed, and nothing for an unchanged one', () => {
+    const { w, a, b, observer } = aWatchingB();
     w.change(b, () => { b.x = 13; });
     w.tick();
     assert.deepEqual(observer.frames.at(-1)!.changed, [{ kind: 'player', id: 'b', x: 13 }]);
@@ -211,14 +217,7 @@ describe('world:update frames (InterestSync)', () => {
   });
 
   it('sends events queued for the tick with the next world:update, in one write, or alone when nothing changed', () => {
-    const w = world();
-    const a = new Walker('a', 10, 10);
-    const b = new Walker('b', 12, 10);
-    w.spawn(a);
-    w.spawn(b);
-    w.tick();
-    const observer = new Observer(a);
-    w.join(observer);
+    const { w, a, b, observer } = aWatchingB();
     const chat = (text: string) => w.sync.sendWithTick(observer.client, 'chat:message', { text }, () => ({ text: JSON.stringify({ type: 'chat:message', data: { text } }), event: 'chat:message' }));
     chat('one');
     chat('two');
