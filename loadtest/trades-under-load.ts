@@ -397,6 +397,7 @@ function limits(f: TradesUnderLoadFigures): string[] {
   const quiet = byLag[0];
   const busy = byLag.at(-1)!;
   const mostOther = Math.max(...f.windows.map((w) => w.otherCores));
+  const mostTradingOther = Math.max(...trading.map((w) => w.otherCores));
   const serverRatio = round(f.perTrade.server.msPerTrade / f.pgbench.machineCpuMsPerTx, 1);
   const ownRatio = round((f.perTrade.server.msPerTrade + f.perTrade.postgres.msPerTrade) / f.pgbench.processCpuMsPerTx.total, 1);
   return [
@@ -406,9 +407,12 @@ function limits(f: TradesUnderLoadFigures): string[] {
       `tick phases per tick in the trading windows, loop lag p99 ${trading.map((w) => `${w.serverLagP99Ms} ms`).join(' and ')}. ` +
       `Window by window, the swap's p99 beside the loop's: ${trading.map((w) => `${w.swapP99Ms} ms at a lag p99 of ${w.serverLagP99Ms} ms`).join(', ')}; ` +
       `its p50 is ${f.swapP50Ms} ms. ${quiet === busy ? '' : `The trading window with the lower lag had ${quiet.otherCores} cores of other processes beside it, the other ${busy.otherCores}. `}` +
-      `Other processes on this shared machine took up to ${mostOther} of its ${f.cores} cores in these windows, and the load generator ` +
-      `${Math.max(...f.windows.map((w) => w.loadGeneratorCores))}: the server is descheduled inside its tick, which stretches the tick's ` +
-      'busy time and with it every wait behind it. Shortening the tick\'s fan-out (targets 1 and 2 of issue #20) is what shortens these waits.',
+      `The load generator used up to ${Math.max(...f.windows.map((w) => w.loadGeneratorCores))} cores and other processes on this shared ` +
+      `machine up to ${mostTradingOther} of its ${f.cores} cores in the trading windows (${mostOther} in any window)` +
+      (mostTradingOther >= 0.3
+        ? ': the server is then descheduled inside its tick, which stretches the tick\'s busy time and every wait behind it. '
+        : ', so the tick\'s busy time there is mostly its own work. ') +
+      'Shortening the tick\'s fan-out (targets 1 and 2 of issue #20) is what shortens these waits.',
     '',
     `What a trade costs: ${f.perTrade.server.msPerTrade} ms of server CPU, ${serverRatio} × the whole machine's CPU per pgbench ` +
       `TPC-B transaction (${f.pgbench.machineCpuMsPerTx} ms); the server and the game database's backends together ` +
