@@ -17,6 +17,7 @@ import { round } from './lib/stats.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
 import { formatTradesUnderLoad, renderTradesUnderLoad, runTradesUnderLoad, type TradesUnderLoadFigures } from './trades-under-load.ts';
+import { readSection } from './lib/benchmarks-doc.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,13 +39,7 @@ type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | '
 const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest'];
 
 function keptSections(): string {
-  const file = path.join(ROOT, 'docs/BENCHMARKS.md');
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  return KEPT_SECTIONS.map((name) => {
-    const start = text.indexOf(`<!-- ${name}:start -->`);
-    const end = text.indexOf(`<!-- ${name}:end -->`);
-    return start >= 0 && end > start ? `\n${text.slice(start, end + `<!-- ${name}:end -->`.length)}\n` : '';
-  }).join('');
+  return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');
 }
 
 const earlier = (values.only !== undefined ? previousResults() : {}) as { machine?: Machine; measured?: Partial<Record<string, Machine>> };

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { CpuMeter, rssBytes } from './lib/process-monitor.ts';
 import { freePort, ROOT, startServerProcess } from './lib/server-process.ts';
 import { round } from './lib/stats.ts';
+import { sectionMarkers, writeSection } from './lib/benchmarks-doc.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +34,8 @@ if (!Number.isInteger(CLIENTS) || CLIENTS < 1 || CLIENTS > 5_000 || !(SECONDS >=
   console.error('usage: npm run bench:colyseus -- [--clients 1..5000] [--duration 10..3600 s] [--delay 0..1000 ms]');
   process.exit(2);
 }
-const SECTION_START = '<!-- colyseus-loadtest:start -->';
-const SECTION_END = '<!-- colyseus-loadtest:end -->';
+const SECTION = 'colyseus-loadtest';
+const { start: SECTION_START, end: SECTION_END } = sectionMarkers(SECTION);
 const METRICS_TOKEN = `bench-${randomUUID()}`;
 
 /** Sum of every sample of a series (all label sets) in a /metrics text. */
@@ -131,7 +132,7 @@ try {
       serverRssMb: round(serverRssMb, 0),
     };
     console.log(figures);
-    writeSection(render(figures));
+    writeSection(SECTION, render(figures));
     console.log('wrote the Colyseus-tool section of docs/BENCHMARKS.md');
   } finally {
     await server.stop();
@@ -157,13 +158,3 @@ function render(f: Record<string, number | string | null>): string {
   ].join('\n');
 }
 
-function writeSection(markdown: string): void {
-  const file = path.join(ROOT, 'docs/BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(SECTION_START);
-  const end = current.indexOf(SECTION_END);
-  const next = start >= 0 && end > start
-    ? current.slice(0, start) + markdown + current.slice(end + SECTION_END.length)
-    : `${current.trimEnd()}\n\n${markdown}\n`;
-  fs.writeFileSync(file, next);
-}

@@ -16,6 +16,7 @@ import { ROOT } from './lib/server-process.ts';
 import { round } from './lib/stats.ts';
 import type { WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
+import { sectionMarkers, writeSection } from './lib/benchmarks-doc.ts';
 
 const { values } = parseArgs({
   options: {
@@ -98,8 +99,8 @@ const rows = keys.map((key) => {
 });
 console.table(rows);
 
-const START = `<!-- revisions:${values.only}:start -->`;
-const END = `<!-- revisions:${values.only}:end -->`;
+const SECTION = `revisions:${values.only}`;
+const { start: START, end: END } = sectionMarkers(SECTION);
 const section = [
   START,
   `## Before vs after: ${head.commit} against ${base.commit} (${values.only}, median of ${rounds} alternating runs each)`,
@@ -112,11 +113,5 @@ const section = [
   ...rows.map((r) => `| ${r.figure} | ${r.before} | ${r.after} | ${r.ratio} |`),
   END,
 ].join('\n');
-const file = path.join(ROOT, 'docs/BENCHMARKS.md');
-const text = fs.readFileSync(file, 'utf8');
-const start = text.indexOf(START);
-const end = text.indexOf(END);
-fs.writeFileSync(file, start >= 0 && end > start
-  ? text.slice(0, start) + section + text.slice(end + END.length)
-  : `${text.trimEnd()}\n\n${section}\n`);
+writeSection(SECTION, section);
 console.log('wrote the before/after section of docs/BENCHMARKS.md');

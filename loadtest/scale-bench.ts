@@ -7,8 +7,6 @@
  *   npm run bench:scale -- --walkers 1000 --duration 20
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -19,9 +17,10 @@ import { loadBundledWorld } from './lib/game-data.ts';
 import { createScratchDatabase } from './lib/postgres.ts';
 import { CpuMeter } from './lib/process-monitor.ts';
 import { seedWalkers } from './lib/seed.ts';
-import { freePort, ROOT, startServerProcess, type RunningServer } from './lib/server-process.ts';
+import { freePort, startServerProcess, type RunningServer } from './lib/server-process.ts';
 import { round } from './lib/stats.ts';
 import { JsonWalker, newWalkerStats, type Walker } from './lib/walkers.ts';
+import { sectionMarkers, writeSection } from './lib/benchmarks-doc.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,8 +33,8 @@ const SECONDS = Number(values.duration);
 const SECRET = `scale-bench-${randomUUID()}`;
 const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const SECTION_START = '<!-- scale-out:start -->';
-const SECTION_END = '<!-- scale-out:end -->';
+const SECTION = 'scale-out';
+const { start: SECTION_START, end: SECTION_END } = sectionMarkers(SECTION);
 
 function pin(pid: number, core: number): boolean {
   try {
@@ -130,16 +129,6 @@ function render(runs: ScaleRun[]): string {
   ].join('\n');
 }
 
-function writeSection(markdown: string): void {
-  const file = path.join(ROOT, 'docs/BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(SECTION_START);
-  const end = current.indexOf(SECTION_END);
-  const next = start >= 0 && end > start
-    ? current.slice(0, start) + markdown + current.slice(end + SECTION_END.length)
-    : `${current.trimEnd()}\n\n${markdown}\n`;
-  fs.writeFileSync(file, next);
-}
 
 async function main(): Promise<void> {
   const scratch = await createScratchDatabase(ADMIN_URL, 'scale_bench');
@@ -154,7 +143,7 @@ async function main(): Promise<void> {
     for (const run of runs) console.log(JSON.stringify(run));
     const markdown = render(runs);
     console.log(`\n${markdown}\n`);
-    writeSection(markdown);
+    writeSection(SECTION, markdown);
     console.log('wrote the scale-out section of docs/BENCHMARKS.md');
   } finally {
     await scratch.drop().catch(() => undefined);
