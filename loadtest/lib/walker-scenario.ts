@@ -43,6 +43,8 @@ export interface ProbeFigures {
 export interface WalkerRunResult {
   label: string;
   kind: 'json' | 'sdk';
+  /** Bytes of the same world:update frames packed with msgpack, per byte of the JSON text received (sampled). */
+  msgpackToJsonBytes?: number;
   /** Set for /ws bots that asked for another world:update encoding than the readable default. */
   updates?: UpdateEncoding;
   server: 'game' | 'bare';
@@ -131,6 +133,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const metricsBefore = await scrapeMetrics(server, game);
     stats.ack.reset();
     stats.delivery.reset();
+    stats.sampledTextBytes = 0;
+    stats.sampledPackedBytes = 0;
     const movesBefore = stats.movesSent;
     cpu.start();
     const probes = options.probes && options.server === 'game'
@@ -160,6 +164,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       ackP99Ms: round(stats.ack.p(99), 1),
       deliveryP50Ms: stats.delivery.count ? round(stats.delivery.p(50), 1) : null,
       deliveryP99Ms: stats.delivery.count ? round(stats.delivery.p(99), 1) : null,
+      ...(stats.sampledTextBytes > 0 ? { msgpackToJsonBytes: round(stats.sampledPackedBytes / stats.sampledTextBytes, 2) } : {}),
       rssMb: round(rss / 2 ** 20, 1),
       rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, joined), 1),
       movesPerSecond: round((stats.movesSent - movesBefore) / options.durationSeconds, 0),

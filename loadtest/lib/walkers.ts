@@ -5,6 +5,7 @@
  * after its tick began (`sentAt`).
  */
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
+import { pack } from 'msgpackr';
 import WebSocket from 'ws';
 import type { WalkGrid } from '../../src/game/pathfinding.ts';
 import { decodeMove, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
@@ -14,16 +15,22 @@ import { Samples } from './stats.ts';
 export const TICK_MS = 600;
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
 
+/** One world:update in this many is also packed with msgpack, to size the binary alternative to the JSON text. */
+const PACK_SAMPLE_EVERY = 50;
+
 export interface WalkerStats {
   ack: Samples;
   delivery: Samples;
   errors: number;
   movesSent: number;
   updatesReceived: number;
+  /** Sampled world:update frames: their bytes as received, and the same data packed with msgpack. */
+  sampledTextBytes: number;
+  sampledPackedBytes: number;
 }
 
 export function newWalkerStats(): WalkerStats {
-  return { ack: new Samples(), delivery: new Samples(), errors: 0, movesSent: 0, updatesReceived: 0 };
+  return { ack: new Samples(), delivery: new Samples(), errors: 0, movesSent: 0, updatesReceived: 0, sampledTextBytes: 0, sampledPackedBytes: 0 };
 }
 
 export interface Walker {
@@ -110,6 +117,10 @@ export class JsonWalker extends BaseWalker {
         if (text.startsWith('{"type":"world:update"')) {
           this.stats.updatesReceived++;
           const update = JSON.parse(text).data;
+          if (this.stats.updatesReceived % PACK_SAMPLE_EVERY === 0) {
+            this.stats.sampledTextBytes += Buffer.byteLength(text);
+            this.stats.sampledPackedBytes += pack({ type: 'world:update', data: update }).length;
+          }
           this.stats.delivery.add(Date.now() - update.sentAt);
           this.follow(update);
           return;
