@@ -8,19 +8,22 @@ export class NpcEntity implements TrackedEntity {
   readonly kind = 'npc' as const;
   readonly id: string;
   readonly state: NpcState;
+  /** The tile, also in `state` (plain fields for the area of interest; see OnlinePlayer). Set through placeAt. */
+  x: number;
+  z: number;
 
   constructor(id: string, npcId: string, name: string, x: number, z: number, health: number) {
     this.id = id;
+    this.x = x;
+    this.z = z;
     this.state = new NpcState();
     Object.assign(this.state, { id, npcId, name, x, z, health, maxHealth: health, action: 'idle' });
   }
 
-  get x(): number {
-    return this.state.x;
-  }
-
-  get z(): number {
-    return this.state.z;
+  /** Moves the NPC; the caller keeps the spatial grid in sync. */
+  placeAt(tile: { x: number; z: number }): void {
+    this.x = this.state.x = tile.x;
+    this.z = this.state.z = tile.z;
   }
 
   snapshot(): Record<string, unknown> {
@@ -38,19 +41,15 @@ export class ResourceEntity implements TrackedEntity {
   readonly kind = 'resource' as const;
   readonly id: string;
   readonly state: ResourceNodeState;
+  readonly x: number;
+  readonly z: number;
 
   constructor(id: string, resourceId: string, x: number, z: number) {
     this.id = id;
+    this.x = x;
+    this.z = z;
     this.state = new ResourceNodeState();
     Object.assign(this.state, { id, resourceId, x, z, depleted: false });
-  }
-
-  get x(): number {
-    return this.state.x;
-  }
-
-  get z(): number {
-    return this.state.z;
   }
 
   snapshot(): Record<string, unknown> {

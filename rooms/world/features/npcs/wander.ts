@@ -38,8 +38,7 @@ export function spawnWanderRadius(world: WorldApi, entityId: string): number {
 export function moveNpc(world: WorldApi, entity: NpcEntity, tile: Tile): void {
   const fromX = entity.x;
   const fromZ = entity.z;
-  entity.state.x = tile.x;
-  entity.state.z = tile.z;
+  entity.placeAt(tile);
   world.grid.move(entity, fromX, fromZ);
   world.markChanged(entity);
 }

@@ -337,8 +337,7 @@ function respawn(world: WorldApi, npc: NpcFighter): void {
   npc.respawnAtTick = null;
   npc.targetId = null;
   state.health = state.maxHealth;
-  state.x = npc.spawnX;
-  state.z = npc.spawnZ;
+  npc.entity.placeAt({ x: npc.spawnX, z: npc.spawnZ });
   state.action = 'idle';
   world.addEntity(npc.entity);
 }
