@@ -27,6 +27,12 @@ interface TickChange {
   step: { dx: number; dz: number } | undefined;
 }
 
+/**
+ * How many entities' fixed fields the server remembers having shown one compact client; past it, it forgets them
+ * all and shows whole snapshots again (the client may keep everything it was shown).
+ */
+const MAX_SHOWN_PER_CLIENT = 4096;
+
 /** One JSON observer in every this many has its area measured against the two reference sizes. */
 const SAMPLE_EVERY = 50;
 
@@ -53,6 +59,11 @@ export class InterestSync {
   private readonly compactSnapshots = new Map<TrackedEntity, string>();
   private readonly deltas = new Map<TrackedEntity, string>();
   private readonly compactDeltas = new Map<TrackedEntity, string | null>();
+  /** Per tick: each entity's fields that are not in its deltas (name, kind...), and its compact re-entry. */
+  private readonly fixedFields = new Map<TrackedEntity, string>();
+  private readonly compactReturns = new Map<TrackedEntity, string>();
+  /** Per compact client: the fixed fields it was last shown of each entity (for re-entries without them). */
+  private readonly shown = new WeakMap<Client, Map<TrackedEntity, string>>();
   /** Frames for /ws clients that go with their next world:update, in the same socket write. */
   private readonly outboxes = new WeakMap<Client, TextFrame[]>();
   private tickStartedAt = Date.now();
@@ -67,6 +78,8 @@ export class InterestSync {
     this.compactSnapshots.clear();
     this.deltas.clear();
     this.compactDeltas.clear();
+    this.fixedFields.clear();
+    this.compactReturns.clear();
     this.tickStartedAt = Date.now();
     for (const key of Object.keys(this.costs) as (keyof DeliveryCosts)[]) this.costs[key] = 0;
     for (const entity of dirty) {
@@ -113,7 +126,7 @@ export class InterestSync {
         return;
       }
       const started = performance.now();
-      const frame = link.updates === 'compact' ? this.compactUpdate(tick, diff, changed) : this.worldUpdate(tick, diff, changed);
+      const frame = link.updates === 'compact' ? this.compactUpdate(client, tick, diff, changed) : this.worldUpdate(tick, diff, changed);
       const encoded = performance.now();
       if (outbox) {
         outbox.push({ text: frame, event: 'world:update' });
@@ -199,10 +212,45 @@ export class InterestSync {
     return json;
   }
 
+  /** The snapshot's fields that no delta carries (they change rarely: name, levels, appearance). */
+  private fixedFieldsOf(entity: TrackedEntity): string {
+    let json = this.fixedFields.get(entity);
+    if (json === undefined) {
+      const changing = this.snapshotOf(entity);
+      const published = this.published.get(entity)!;
+      const fixed: Values = {};
+      for (const key in changing) if (!(key in published) || key === 'kind' || key === 'id') fixed[key] = changing[key];
+      this.fixedFields.set(entity, (json = JSON.stringify(fixed)));
+    }
+    return json;
+  }
+
+  /** An entity coming back into a compact client's view: its handle and changing fields only. */
+  private compactReturnJson(entity: TrackedEntity): string {
+    let json = this.compactReturns.get(entity);
+    if (json === undefined) {
+      const values: Values = { n: this.handleOf(entity) };
+      for (const [key, value] of Object.entries(this.snapshotOf(entity))) if (key !== 'kind' && key !== 'id' && key in this.published.get(entity)!) values[key] = value;
+      this.compactReturns.set(entity, (json = JSON.stringify(values)));
+    }
+    return json;
+  }
+
+  /** A whole snapshot, or only the changing fields when this client was shown the same fixed fields before. */
+  private compactAddedJson(client: Client, entity: TrackedEntity): string {
+    let shown = this.shown.get(client);
+    if (!shown) this.shown.set(client, (shown = new Map()));
+    const fixed = this.fixedFieldsOf(entity);
+    if (shown.get(entity) === fixed) return this.compactReturnJson(entity);
+    if (shown.size >= MAX_SHOWN_PER_CLIENT) shown.clear();
+    shown.set(entity, fixed);
+    return this.compactSnapshotJson(entity);
+  }
+
   /** docs/protocol.md, "Compact updates": empty lists are left out. */
-  private compactUpdate(tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
+  private compactUpdate(client: Client, tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
     let frame = `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt}`;
-    if (diff.added.length > 0) frame += `,"added":[${diff.added.map((e) => this.compactSnapshotJson(e)).join(',')}]`;
+    if (diff.added.length > 0) frame += `,"added":[${diff.added.map((e) => this.compactAddedJson(client, e)).join(',')}]`;
     const moves: number[] = [];
     const deltas: string[] = [];
     for (const entity of changed) {

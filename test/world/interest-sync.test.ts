@@ -40,6 +40,8 @@ class Observer {
   /** What this observer believes, by id, from applying its frames the way docs/protocol.md says. */
   readonly known = new Map<string, Record<string, unknown>>();
   private readonly byHandle = new Map<number, Record<string, unknown>>();
+  /** Compact re-entries received (entities shown again without their fixed fields). */
+  returns = 0;
 
   readonly self: Walker;
 
@@ -66,8 +68,11 @@ class Observer {
   private apply(frame: Frame): void {
     this.frames.push(frame);
     for (const entity of frame.added ?? []) {
-      this.known.set(entity.id, { ...entity });
-      if (entity.n !== undefined) this.byHandle.set(entity.n, this.known.get(entity.id)!);
+      // A compact re-entry has no id: the entity shown before under that handle, with its changing fields.
+      const whole = entity.id === undefined ? { ...this.byHandle.get(entity.n)!, ...entity } : { ...entity };
+      this.known.set(whole.id, whole);
+      if (whole.n !== undefined) this.byHandle.set(whole.n, whole);
+      this.returns += entity.id === undefined ? 1 : 0;
     }
     for (const code of movesOf(frame.moved ?? [])) {
       const { handle, dx, dz } = decodeMove(code);
@@ -82,9 +87,8 @@ class Observer {
     }
     for (const gone of frame.removed ?? []) {
       if (typeof gone === 'number') {
-        const entity = this.byHandle.get(gone)!;
-        this.byHandle.delete(gone);
-        this.known.delete(entity.id as string);
+        // Kept by handle (a compact client keeps what it was shown): it may come back without its fixed fields.
+        this.known.delete(this.byHandle.get(gone)!.id as string);
       } else this.known.delete(gone.id);
     }
   }
@@ -207,7 +211,8 @@ describe('world:update frames (InterestSync)', () => {
     w.tick();
     w.change(b, () => { b.x = 15; b.z = 10; });
     w.tick();
-    assert.deepEqual(compact.frames.at(-1)!.moved, [moveCode(compact.frames.at(-2)!.added!.find((e) => e.id === 'b')!.n, 1, 1)]);
+    assert.deepEqual(compact.frames.at(-1)!.moved, [moveCode(bHandle, 1, 1)]);
+    assert.equal(compact.returns, 1, 'b came back into view without its fixed fields');
     assert.equal(compact.frames.at(-1)!.changed, undefined);
     assert.deepEqual(beliefs(compact), truth(a, b));
     assert.deepEqual(beliefs(plain), truth(a, b));
@@ -230,6 +235,29 @@ describe('world:update frames (InterestSync)', () => {
     assert.deepEqual(observer.writes.at(-1), ['chat:message'], 'a tick with no update still delivers the queue');
     w.tick();
     assert.deepEqual(observer.writes.at(-1), ['chat:message'], 'and sends it once');
+  });
+
+  it('shows a compact client a returning entity without its fixed fields, unless they changed while it was away', () => {
+    const { w, a, b } = aWatchingB();
+    const compact = new Observer(a, 'compact');
+    w.join(compact);
+    const away = () => w.change(b, () => { b.x = 40; });
+    const back = () => w.change(b, () => { b.x = 12; });
+    away();
+    w.tick();
+    back();
+    w.tick();
+    assert.equal(compact.returns, 1);
+    assert.deepEqual(Object.keys(compact.frames.at(-1)!.added![0]).sort(), ['action', 'n', 'x', 'z']);
+    assert.deepEqual(beliefs(compact), truth(a, b));
+    away();
+    w.tick();
+    b.name = 'renamed'; // a fixed field, changed while out of view
+    back();
+    w.tick();
+    assert.equal(compact.returns, 1, 'shown whole again');
+    assert.equal(compact.frames.at(-1)!.added![0].name, 'renamed');
+    assert.deepEqual(beliefs(compact), truth(a, b));
   });
 
   it('round-trips every move code a step of up to two tiles can take, and refuses longer or empty ones', () => {

@@ -20,11 +20,13 @@ describe('world:update encodings over /ws', () => {
 
   /** A compact observer's view of one entity, from the frames it received (handles, move codes, changes). */
   function compactView(client: JsonWsClient, id: string): Record<string, unknown> | undefined {
+    // What the client was shown, by handle, kept after removal: a re-entry may omit the fixed fields.
     const byHandle = new Map<number, Record<string, unknown>>();
+    const gone = new Set<number>();
     for (const event of client.events) {
       if (event.type !== 'world:update') continue;
       const d = event.data;
-      for (const e of d.added ?? []) byHandle.set(e.n, { ...e });
+      for (const e of d.added ?? []) byHandle.set(e.n, { ...byHandle.get(e.n), ...e });
       for (const code of movesOf(d.moved ?? [])) {
         const { handle, dx, dz } = decodeMove(code);
         const e = byHandle.get(handle)!;
@@ -32,9 +34,10 @@ describe('world:update encodings over /ws', () => {
         e.z = (e.z as number) + dz;
       }
       for (const { n, ...fields } of d.changed ?? []) Object.assign(byHandle.get(n)!, fields);
-      for (const n of d.removed ?? []) byHandle.delete(n);
+      for (const n of d.removed ?? []) gone.add(n);
+      for (const e of d.added ?? []) gone.delete(e.n);
     }
-    return [...byHandle.values()].find((e) => e.id === id);
+    return [...byHandle].find(([n, e]) => e.id === id && !gone.has(n))?.[1];
   }
 
   it('sends readable deltas by default and compact frames on request; both end at the walker\'s tile', async () => {
