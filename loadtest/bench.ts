@@ -35,8 +35,8 @@ const log = (line: string) => console.log(line);
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
-/** Sections other tools write into BENCHMARKS.md (scale-bench, compare-revisions, colyseus-bench): kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest'];
+/** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'tick-fanout-ab'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');
