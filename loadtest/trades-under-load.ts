@@ -38,9 +38,9 @@ import { freePort, metricValue, startServerProcess, type RunningServer } from '.
 import { Samples, round } from './lib/stats.ts';
 import { tickFigures } from './lib/tick-figures.ts';
 import { marginalCpuPerTrade, type CpuWindow, type MarginalFigures, type MeasuredWindow } from './lib/trade-load-figures.ts';
-import { seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
+import { enterPairs, seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
 import { JsonWalker, newWalkerStats, type WalkerStats } from './lib/walkers.ts';
-import { enterWorld, type BotSocket } from './lib/ws-bot.ts';
+import type { BotSocket } from './lib/ws-bot.ts';
 
 const SECRET = `trades-under-load-${randomUUID()}`;
 const METRICS_TOKEN = 'benchmark-metrics-token';
@@ -231,15 +231,8 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
     try {
       joined = await connectInBatches(walkers, (w) => within(w.start(), JOIN_TIMEOUT_MS, 'joining'), log);
       log(`  ${joined}/${walkers.length} walkers in the world`);
-      const pairsTrading = await connectInBatches(pairs.map((pair, i) => ({ pair, i })), async ({ pair, i }) => {
-        const a = await enterWorld(server.wsUrl, pair.a);
-        try {
-          sockets[i] = [a, await enterWorld(server.wsUrl, pair.b)];
-        } catch (error) {
-          a.close();
-          throw error;
-        }
-      }, log, 10);
+      sockets.push(...await enterPairs(server.wsUrl, pairs, log, 10));
+      const pairsTrading = sockets.filter(Boolean).length;
       log(`  ${pairsTrading}/${pairs.length} pairs in the world; warming up ${options.warmupSeconds ?? 5} s with one trade per pair`);
       await Promise.all([
         sleep((options.warmupSeconds ?? 5) * 1000),

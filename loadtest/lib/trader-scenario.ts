@@ -5,10 +5,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
-import { connectInBatches, withScenarioServer } from './scenario-server.ts';
+import { withScenarioServer } from './scenario-server.ts';
 import { Samples, round } from './stats.ts';
-import { seedTradingPairs, trade } from './trading.ts';
-import { enterWorld, type BotSocket } from './ws-bot.ts';
+import { enterPairs, seedTradingPairs, trade } from './trading.ts';
 
 export async function runTraders(options: { clients: number; durationSeconds: number; log: (line: string) => void }): Promise<ScenarioSummary> {
   const pairCount = Math.max(1, Math.floor(options.clients / 2));
@@ -18,16 +17,8 @@ export async function runTraders(options: { clients: number; durationSeconds: nu
     env: { TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600' },
     seed: (db, data, config, secret) => seedTradingPairs(db, data, config, secret, pairCount),
   }, async (server, pairs) => {
-    const sockets: Array<[BotSocket, BotSocket] | undefined> = pairs.map(() => undefined);
-    const connected = await connectInBatches(pairs.map((pair, i) => ({ pair, i })), async ({ pair, i }) => {
-      const a = await enterWorld(server.wsUrl, pair.a);
-      try {
-        sockets[i] = [a, await enterWorld(server.wsUrl, pair.b)];
-      } catch (error) {
-        a.close();
-        throw error;
-      }
-    }, options.log, 25);
+    const sockets = await enterPairs(server.wsUrl, pairs, options.log, 25);
+    const connected = sockets.filter(Boolean).length;
     options.log(`  ${connected}/${pairs.length} pairs in the world; trading for ${options.durationSeconds} s`);
     let cores = NaN;
     try {

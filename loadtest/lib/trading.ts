@@ -7,7 +7,8 @@ import type { Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import { freeTiles, seedCharacters, type SeededWalker } from './seed.ts';
-import type { BotSocket } from './ws-bot.ts';
+import { connectInBatches } from './scenario-server.ts';
+import { enterWorld, type BotSocket } from './ws-bot.ts';
 
 export interface TradingPair {
   a: SeededWalker;
@@ -66,4 +67,19 @@ async function completeTrade(a: BotSocket, b: BotSocket, tradeId: string): Promi
   b.send('tradeAccept', { tradeId });
   await Promise.all([doneA, doneB]);
   return performance.now() - lastAccept;
+}
+
+/** Brings each pair's two bots into the world over /ws, a batch of pairs at a time; a pair that fails stays empty. */
+export async function enterPairs(wsUrl: string, pairs: TradingPair[], log: (line: string) => void, batch: number): Promise<Array<[BotSocket, BotSocket] | undefined>> {
+  const sockets: Array<[BotSocket, BotSocket] | undefined> = pairs.map(() => undefined);
+  await connectInBatches(pairs.map((pair, i) => ({ pair, i })), async ({ pair, i }) => {
+    const a = await enterWorld(wsUrl, pair.a);
+    try {
+      sockets[i] = [a, await enterWorld(wsUrl, pair.b)];
+    } catch (error) {
+      a.close();
+      throw error;
+    }
+  }, log, batch);
+  return sockets;
 }
