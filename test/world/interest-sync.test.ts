@@ -188,16 +188,9 @@ describe('world:update frames (InterestSync)', () => {
   });
 
   it('compact frames carry handles, a move code per step and changed fields only; a client applying them ends up right', () => {
-    const w = world();
-    const a = new Walker('a', 10, 10);
-    const b = new Walker('b', 12, 10);
-    w.spawn(a);
-    w.spawn(b);
-    w.tick();
+    const { w, a, b, observer: plain } = aWatchingB();
     const compact = new Observer(a, 'compact');
-    const plain = new Observer(a, 'json');
     w.join(compact);
-    w.join(plain);
     const bHandle = compact.frames[0].added!.find((e) => e.id === 'b')!.n;
     assert.equal(typeof bHandle, 'number');
     w.change(b, () => { b.x = 14; b.z = 9; b.action = 'running'; }); // a run: two tiles
