@@ -434,12 +434,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean, options: { withTick?: boolean } = {}): void {
     const event = new SharedEvent(type, data);
-    const frame = () => event.frame();
     this.grid.forEachNear(x, z, radius, (entity) => {
       if (entity.kind !== 'player') return;
       const listener = entity as OnlinePlayer;
       if (accept && !accept(listener)) return;
-      if (options.withTick) this.sync.sendWithTick(listener.client, type, data, frame);
+      if (options.withTick) this.sync.sendWithTick(listener.client, event);
       else event.sendTo(listener.client);
     });
   }

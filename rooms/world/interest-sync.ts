@@ -11,7 +11,7 @@
  */
 import { StateView, type Schema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
-import { clientLink, isLinkedClient, type TextFrame } from '../client-link.ts';
+import { clientLink, isLinkedClient, type SharedEvent, type TextFrame } from '../client-link.ts';
 import type { InterestDiff, TrackedEntity } from './interest.ts';
 import {
   BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, deltaCoded, isActor, moveCode, stepOf, type UpdateEncoding,
@@ -94,14 +94,14 @@ export class InterestSync {
   }
 
   /**
-   * Sends `frame` to a /ws client with its next world:update (at most a tick later, in the same socket write), or
+   * Sends `event` to a /ws client with its next world:update (at most a tick later, in the same socket write), or
    * at once to an SDK client. For events that are part of what a tick shows, like public chat.
    */
-  sendWithTick(client: Client, type: string, data: unknown, frame: () => TextFrame): void {
-    if (!isLinkedClient(client)) return client.send(type, data);
+  sendWithTick(client: Client, event: SharedEvent): void {
+    if (!isLinkedClient(client)) return event.sendTo(client);
     const outbox = this.outboxes.get(client);
-    if (outbox) outbox.push(frame());
-    else this.outboxes.set(client, [frame()]);
+    if (outbox) outbox.push(event.frame());
+    else this.outboxes.set(client, [event.frame()]);
   }
 
   /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
@@ -143,6 +143,13 @@ export class InterestSync {
     for (const entity of diff.removed) view.remove((entity as Stateful).state);
   }
 
+  /** This tick's serialisation of `entity` in `cache`, built on first use (every observer then shares it). */
+  private cached<T extends string | null>(cache: Map<TrackedEntity, T>, entity: TrackedEntity, build: () => T): T {
+    let value = cache.get(entity);
+    if (value === undefined) cache.set(entity, (value = build()));
+    return value;
+  }
+
   /** The entity as an observer that starts seeing it now must know it (changing fields as published). */
   private snapshotOf(entity: TrackedEntity): Values {
     let values = this.published.get(entity);
@@ -154,20 +161,16 @@ export class InterestSync {
   }
 
   private snapshotJson(entity: TrackedEntity): string {
-    let json = this.snapshots.get(entity);
-    if (json === undefined) this.snapshots.set(entity, (json = JSON.stringify(this.snapshotOf(entity))));
-    return json;
+    return this.cached(this.snapshots, entity, () => JSON.stringify(this.snapshotOf(entity)));
   }
 
   private deltaJson(entity: TrackedEntity): string {
-    let json = this.deltas.get(entity);
-    if (json === undefined) {
+    return this.cached(this.deltas, entity, () => {
       const { now, fields } = this.changes.get(entity)!;
       const delta: Values = { kind: entity.kind, id: entity.id };
       for (const field of fields) delta[field] = now[field];
-      this.deltas.set(entity, (json = JSON.stringify(delta)));
-    }
-    return json;
+      return JSON.stringify(delta);
+    });
   }
 
   private worldUpdate(tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
@@ -190,8 +193,7 @@ export class InterestSync {
 
   /** The compact delta: the handle and the changed fields a move code does not already carry; null if none. */
   private compactDeltaJson(entity: TrackedEntity): string | null {
-    let json = this.compactDeltas.get(entity);
-    if (json === undefined) {
+    return this.cached(this.compactDeltas, entity, () => {
       const { now, fields } = this.changes.get(entity)!;
       const moved = this.moveCodeOf(entity) !== undefined;
       const delta: Values = { n: this.handleOf(entity) };
@@ -201,39 +203,32 @@ export class InterestSync {
         delta[field] = now[field];
         any = true;
       }
-      this.compactDeltas.set(entity, (json = any ? JSON.stringify(delta) : null));
-    }
-    return json;
+      return any ? JSON.stringify(delta) : null;
+    });
   }
 
+  /** The readable snapshot with the handle in front (the same JSON, not serialised again). */
   private compactSnapshotJson(entity: TrackedEntity): string {
-    let json = this.compactSnapshots.get(entity);
-    if (json === undefined) this.compactSnapshots.set(entity, (json = JSON.stringify({ n: this.handleOf(entity), ...this.snapshotOf(entity) })));
-    return json;
+    return this.cached(this.compactSnapshots, entity, () => `{"n":${this.handleOf(entity)},${this.snapshotJson(entity).slice(1)}`);
   }
 
   /** The snapshot's fields that no delta carries (they change rarely: name, levels, appearance). */
   private fixedFieldsOf(entity: TrackedEntity): string {
-    let json = this.fixedFields.get(entity);
-    if (json === undefined) {
-      const changing = this.snapshotOf(entity);
+    return this.cached(this.fixedFields, entity, () => {
+      const snapshot = this.snapshotOf(entity);
       const published = this.published.get(entity)!;
       const fixed: Values = {};
-      for (const key in changing) if (!(key in published) || key === 'kind' || key === 'id') fixed[key] = changing[key];
-      this.fixedFields.set(entity, (json = JSON.stringify(fixed)));
-    }
-    return json;
+      for (const key in snapshot) if (!(key in published) || key === 'kind' || key === 'id') fixed[key] = snapshot[key];
+      return JSON.stringify(fixed);
+    });
   }
 
-  /** An entity coming back into a compact client's view: its handle and changing fields only. */
+  /** An entity coming back into a compact client's view: its handle and its published changing fields only. */
   private compactReturnJson(entity: TrackedEntity): string {
-    let json = this.compactReturns.get(entity);
-    if (json === undefined) {
-      const values: Values = { n: this.handleOf(entity) };
-      for (const [key, value] of Object.entries(this.snapshotOf(entity))) if (key !== 'kind' && key !== 'id' && key in this.published.get(entity)!) values[key] = value;
-      this.compactReturns.set(entity, (json = JSON.stringify(values)));
-    }
-    return json;
+    return this.cached(this.compactReturns, entity, () => {
+      const { kind: _kind, id: _id, ...changing } = this.published.get(entity)!;
+      return JSON.stringify({ n: this.handleOf(entity), ...changing });
+    });
   }
 
   /** A whole snapshot, or only the changing fields when this client was shown the same fixed fields before. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@colyseus/core';
-import { CLIENT_LINK, type ClientLink } from '../../rooms/client-link.ts';
+import { CLIENT_LINK, SharedEvent, type ClientLink } from '../../rooms/client-link.ts';
 import { InterestSet, SpatialGrid, type TrackedEntity } from '../../rooms/world/interest.ts';
 import { InterestSync } from '../../rooms/world/interest-sync.ts';
 import { decodeMove, deltaCoded, moveCode, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
@@ -216,7 +216,7 @@ describe('world:update frames (InterestSync)', () => {
 
   it('sends events queued for the tick with the next world:update, in one write, or alone when nothing changed', () => {
     const { w, a, b, observer } = aWatchingB();
-    const chat = (text: string) => w.sync.sendWithTick(observer.client, 'chat:message', { text }, () => ({ text: JSON.stringify({ type: 'chat:message', data: { text } }), event: 'chat:message' }));
+    const chat = (text: string) => w.sync.sendWithTick(observer.client, new SharedEvent('chat:message', { text }));
     chat('one');
     chat('two');
     assert.equal(observer.writes.length, 1, 'nothing goes before the tick');
