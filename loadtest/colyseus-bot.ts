@@ -22,11 +22,11 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { cli, type Options } from '@colyseus/loadtest';
 import { Client, type Room } from '@colyseus/sdk';
+import { TICK_MS } from '../src/game/ticks.ts';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:5555';
 export const MAX_CLIENTS = 5_000;
 export const MAX_DURATION_SECONDS = 86_400;
-const TICK_MS = 600;
 const CHAT_EVERY_MOVES = 20;
 const MAX_CHAT_EVERY = 10_000;
 const WANDER_TILES = 4;

@@ -8,11 +8,11 @@ import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import { pack } from 'msgpackr';
 import WebSocket from 'ws';
 import type { WalkGrid } from '../../src/game/pathfinding.ts';
+import { TICK_MS } from '../../src/game/ticks.ts';
 import { decodeMove, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import type { SeededWalker } from './seed.ts';
 import { Samples } from './stats.ts';
 
-export const TICK_MS = 600;
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
 
 /** One world:update in this many is also packed with msgpack, to size the binary alternative to the JSON text. */
