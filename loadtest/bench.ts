@@ -36,7 +36,7 @@ type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | '
 
 /** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'tick-fanout-ab'];
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');
@@ -318,9 +318,12 @@ function renderMarkdown(): string {
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers:** the area-of-interest delivery is sliced (250 players per slice) so the loop keeps ' +
-      'answering between slices; what remains of the lag p99 is socket writes (one `writev` per message, about a ' +
-      'fifth of server CPU in a profile) and garbage collection of the per-tick frames. /health and /status wait ' +
-      'behind the same slices.',
+      'answering between slices; /health and /status wait behind the same slices. A V8 profile of the steady ' +
+      'window with 2,000 walkers (`BENCH_CPU_PROF=<dir>`, 2026-11-25) puts about a third of the busy time in socket ' +
+      '`writev` (one syscall for the tick\'s frame and one for each move\'s `player:path` acknowledgement, as many ' +
+      'as the updates; public chat now goes in the tick\'s write), about 14% in the area-of-interest scan and about ' +
+      '10% in garbage collection of the per-tick frames. The before/after of the tick fan-out work is the ' +
+      '`revisions:jsonwalkers` section below.',
     tradeLimit(tradeFigures),
     ...(results.rest?.some((r) => r.ratio < 0.7) ? [
       '- **REST routes:** GET /api/v1/player is answered from a per-account cache (no query; docs/api.md) and ' +

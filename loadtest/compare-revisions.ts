@@ -6,6 +6,8 @@
  * `revisions:<part>` markers (bench.ts keeps those sections).
  *   npm run bench:compare -- --base 623357e                      # walkers, HEAD vs 623357e
  *   npm run bench:compare -- --base 623357e --only trades        # needs DATABASE_URL (pgbench beside it)
+ *   npm run bench:compare -- --base 623357e --only jsonwalkers --walkers 2000   # only the /ws JSON walker run
+ *                                                                 # (each tree's own runWalkers, no baselines)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,7 +31,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.base) throw new Error('--base <revision> is required');
-if (!['walkers', 'trades'].includes(values.only)) throw new Error('--only walkers | trades');
+if (!['walkers', 'trades', 'jsonwalkers'].includes(values.only)) throw new Error('--only walkers | trades | jsonwalkers');
 const rounds = Math.max(1, Math.min(5, Number(values.rounds)));
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 
@@ -49,7 +51,30 @@ function checkout(label: string, revision: string): Revision {
 
 type Figures = Record<string, number | null>;
 
+/** One /ws JSON walker run of the revision's own loadtest/lib/walker-scenario.ts (faster than its whole walker part). */
+function measureJsonWalkers(revision: Revision): Figures {
+  const script = `const { runWalkers } = await import('./loadtest/lib/walker-scenario.ts');
+    const r = await runWalkers({ server: 'game', kind: 'json', clients: ${Number(values.walkers)}, durationSeconds: ${Number(values.duration)}, log: () => {} });
+    console.log('RESULT ' + JSON.stringify(r));`;
+  console.log(`${revision.label} (${revision.commit}): ${values.walkers} /ws JSON walkers, ${values.duration} s`);
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: revision.tree, encoding: 'utf8', env: process.env, timeout: 15 * 60_000 });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (run.status !== 0 || !line) throw new Error(`the walker run of ${revision.commit} failed (${run.status ?? run.signal}): ${run.stderr.slice(-500)}`);
+  const w = JSON.parse(line.slice('RESULT '.length)) as WalkerRunResult;
+  return {
+    'server CPU (cores)': w.serverCpuCores,
+    'CPU per player per tick µs': w.cpuUsPerPlayerTick ?? null,
+    'lag p99 ms': w.eventLoopLagP99Ms,
+    'move→ack p99 ms': w.ackP99Ms,
+    'interest ms per tick': w.tick?.phaseMeanMs.interest ?? null,
+    'encode ms per tick': w.tick?.phaseMeanMs.encode ?? null,
+    'send ms per tick': w.tick?.phaseMeanMs.send ?? null,
+    'world:update bytes per player per tick': w.tick?.bytesPerPlayerPerTick ?? null,
+  };
+}
+
 function measure(revision: Revision): Figures {
+  if (values.only === 'jsonwalkers') return measureJsonWalkers(revision);
   const args = ['loadtest/bench.ts', '--only', values.only, '--walkers', values.walkers, '--duration', values.duration];
   console.log(`${revision.label} (${revision.commit}): bench ${args.slice(1).join(' ')}`);
   const run = spawnSync(process.execPath, args, { cwd: revision.tree, stdio: 'inherit', env: process.env, timeout: 30 * 60_000 });
@@ -95,7 +120,8 @@ const keys = Object.keys(samples.get(base)![0]);
 const rows = keys.map((key) => {
   const before = median(samples.get(base)!.map((f) => f[key] ?? NaN));
   const after = median(samples.get(head)!.map((f) => f[key] ?? NaN));
-  return { figure: key, before: round(before, 2), after: round(after, 2), ratio: round(after / before, 2) };
+  const runs = (revision: Revision) => samples.get(revision)!.map((f) => f[key] ?? '–').join(' / ');
+  return { figure: key, before: round(before, 2), after: round(after, 2), ratio: round(after / before, 2), beforeRuns: runs(base), afterRuns: runs(head) };
 });
 console.table(rows);
 
@@ -106,11 +132,11 @@ const section = [
   `## Before vs after: ${head.commit} against ${base.commit} (${values.only}, median of ${rounds} alternating runs each)`,
   '',
   `Measured on ${new Date().toISOString()}, ${os.cpus().length} cores, by \`npm run bench:compare -- --base ${values.base} --only ${values.only}` +
-    `${values.only === 'walkers' ? ` --walkers ${values.walkers}` : ''}\`: both revisions in one run, alternated, each from its own worktree.`,
+    `${values.only === 'trades' ? '' : ` --walkers ${values.walkers} --duration ${values.duration}`} --rounds ${rounds}\`: both revisions in one run, alternated, each from its own worktree.`,
   '',
-  '| Figure | before | after | after / before |',
-  '|---|---|---|---|',
-  ...rows.map((r) => `| ${r.figure} | ${r.before} | ${r.after} | ${r.ratio} |`),
+  '| Figure | before (median) | after (median) | after / before | before, each run | after, each run |',
+  '|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.figure} | ${r.before} | ${r.after} | ${r.ratio} | ${r.beforeRuns} | ${r.afterRuns} |`),
   END,
 ].join('\n');
 writeSection(SECTION, section);
