@@ -68,6 +68,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   blocked!: BlockedTiles;
   grid!: SpatialGrid;
   interestRadius = DEFAULT_INTEREST_RADIUS;
+  worldNumber = 1;
   readonly slots = new Map<object, unknown>();
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();

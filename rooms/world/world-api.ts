@@ -21,6 +21,8 @@ export interface WorldApi {
   readonly blocked: BlockedTiles;
   readonly grid: SpatialGrid;
   readonly interestRadius: number;
+  /** The world's number (1, 2, …): unique across processes while the world is open (docs/worlds.md). */
+  readonly worldNumber: number;
   /** What the areas keep once per world (WorldSlot, rooms/world/area.ts). */
   readonly slots: Map<object, unknown>;
   context(): GameContext;
