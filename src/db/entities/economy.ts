@@ -57,6 +57,8 @@ export const GroundItemRowSchema = defineEntity({
     droppedAt: p.datetime(),
     publicAt: p.datetime(),
     expiresAt: p.datetime().index(),
+    /** The world the item lies in (docs/worlds.md). */
+    world: p.integer().default(1).index(),
   },
 });
 export class GroundItemRow extends GroundItemRowSchema.class {}

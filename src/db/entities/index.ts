@@ -6,7 +6,7 @@ import { QuestProgress } from './quests.ts';
 import { FriendRequest, Friendship, IgnoreEntry } from './social.ts';
 import { TradeAudit } from './trade-audit.ts';
 import { User } from './user.ts';
-import { NpcKill, PlayerDeath, PlayerSession, WorldChunk } from './world.ts';
+import { CharacterWorld, NpcKill, OpenWorld, PlayerDeath, PlayerSession, WorldChunk } from './world.ts';
 
 export * from './agent.ts';
 export * from './character.ts';
@@ -21,5 +21,5 @@ export * from './world.ts';
 export const ENTITIES = [
   User, Character, Item, InventorySlot, EquipmentSlot, WorldChunk, PlayerSession, PlayerDeath, NpcKill,
   Friendship, FriendRequest, IgnoreEntry, TradeAudit, BankTab, BankItem, GroundItemRow,
-  Agent, PlayerProfile, QuestProgress,
+  Agent, PlayerProfile, QuestProgress, OpenWorld, CharacterWorld,
 ];

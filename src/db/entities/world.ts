@@ -53,6 +53,8 @@ export const PlayerDeathSchema = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
     resolvedAt: p.datetime().nullable(),
+    /** The world the gravestone stands in (docs/worlds.md). */
+    world: p.integer().default(1),
   },
 });
 export class PlayerDeath extends PlayerDeathSchema.class {}
@@ -73,3 +75,32 @@ export const NpcKillSchema = defineEntity({
 });
 export class NpcKill extends NpcKillSchema.class {}
 NpcKillSchema.setClass(NpcKill);
+
+/** An open world: its number, unique across the processes sharing the database, and the room that runs it. */
+export const OpenWorldSchema = defineEntity({
+  name: 'OpenWorld',
+  tableName: 'worlds',
+  checks: [{ name: 'worlds_number_positive', expression: 'number >= 1' }],
+  properties: {
+    number: p.integer().primary().autoincrement(false),
+    roomId: p.text().unique('worlds_room_id_unique'),
+    processId: p.text(),
+    openedAt: p.datetime().defaultRaw('now()'),
+  },
+});
+export class OpenWorld extends OpenWorldSchema.class {}
+OpenWorldSchema.setClass(OpenWorld);
+
+/** The world a character is in: one row at most per character, wherever its world runs (docs/worlds.md). */
+export const CharacterWorldSchema = defineEntity({
+  name: 'CharacterWorld',
+  tableName: 'character_worlds',
+  properties: {
+    characterId: () => p.oneToOne(Character).primary().mapToPk().fieldName('character_id').deleteRule('cascade'),
+    world: p.integer(),
+    roomId: p.text().index(),
+    enteredAt: p.datetime().defaultRaw('now()'),
+  },
+});
+export class CharacterWorld extends CharacterWorldSchema.class {}
+CharacterWorldSchema.setClass(CharacterWorld);
