@@ -1,7 +1,8 @@
 /**
  * The `ground_items` rows: what lies on the ground, each row the only home of its items. A drop or a pick-up writes
  * its row inside the item transaction that changes the inventory (pass its handle), so an item is always in exactly
- * one of them; the world reloads every row when it starts and deletes the expired ones (the ground-item sink).
+ * one of them; a world reloads its rows when it starts and deletes its expired ones (the ground-item sink). Every row
+ * belongs to the world it lies in (`world`, its number): a world never reads or touches another world's rows.
  */
 import type { GroundItem } from '../game/ground-items.ts';
 import type { ItemMetadata } from '../game/inventory.ts';
@@ -33,19 +34,20 @@ function groundItemFromRow(row: GroundRow): GroundItem {
   };
 }
 
-/** Every ground item (the world's startup). */
-export async function loadGroundItems(db: Database): Promise<GroundItem[]> {
-  const rows = await db.em.fork().execute<GroundRow[]>(`select ${GROUND_COLUMNS} from ground_items`);
+/** Every ground item lying in world `world` (the world's startup). */
+export async function loadGroundItems(db: Database, world: number): Promise<GroundItem[]> {
+  const rows = await db.em.fork().execute<GroundRow[]>(`select ${GROUND_COLUMNS} from ground_items where world = ?`, [world]);
   return rows.map(groundItemFromRow);
 }
 
-export async function insertGroundItems(tx: Transaction, items: readonly GroundItem[]): Promise<void> {
+/** Puts items on the ground of world `world`. */
+export async function insertGroundItems(tx: Transaction, world: number, items: readonly GroundItem[]): Promise<void> {
   if (items.length === 0) return;
   await tx.execute(
-    `insert into ground_items (${GROUND_COLUMNS}) values ${items.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    `insert into ground_items (${GROUND_COLUMNS}, world) values ${items.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     items.flatMap((i) => [
       i.id, i.itemId, i.quantity, i.metadata ? JSON.stringify(i.metadata) : null, i.x, i.z, i.ownerId,
-      iso(i.droppedAt), iso(i.publicAt), iso(i.expiresAt),
+      iso(i.droppedAt), iso(i.publicAt), iso(i.expiresAt), world,
     ]),
   );
 }
@@ -61,8 +63,14 @@ export async function deleteGroundItem(tx: Transaction, id: string): Promise<voi
   await tx.execute('delete from ground_items where id = ?', [id]);
 }
 
-/** The sink: deletes those of the rows that have expired by `now` (a row a pick-up already took is not there). */
-export async function deleteExpiredGroundItems(db: Database, ids: readonly string[], now: number): Promise<void> {
+/**
+ * The sink: deletes those of world `world`'s rows that have expired by `now` (a row a pick-up already took is not
+ * there).
+ */
+export async function deleteExpiredGroundItems(db: Database, world: number, ids: readonly string[], now: number): Promise<void> {
   if (ids.length === 0) return;
-  await db.em.fork().execute(`delete from ground_items where id in (${ids.map(() => '?').join(', ')}) and expires_at <= ?`, [...ids, iso(now)]);
+  await db.em.fork().execute(
+    `delete from ground_items where world = ? and id in (${ids.map(() => '?').join(', ')}) and expires_at <= ?`,
+    [world, ...ids, iso(now)],
+  );
 }

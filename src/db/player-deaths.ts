@@ -1,7 +1,8 @@
 /**
  * The `player_deaths` rows: a death lock holds the items a player lost (status `locked`) until the owner reclaims
  * them (`reclaimed`) or the gravestone expires into public ground items (`released`). Positions are stored in world
- * units (tile × tileSize) like the characters' own. Writers take the open transaction.
+ * units (tile × tileSize) like the characters' own. A gravestone belongs to the world it stands in (`world`, its
+ * number): only that world loads it. Writers take the open transaction.
  */
 import type { Gravestone } from '../game/death.ts';
 import type { InventoryItem } from '../game/inventory.ts';
@@ -36,21 +37,22 @@ export interface OpenGravestone {
   readonly ownerName: string;
 }
 
-/** Every open death lock with its owner's name (the world's startup). */
-export async function loadOpenGravestones(db: Database, tileSize: number): Promise<OpenGravestone[]> {
+/** Every open death lock in world `world` with its owner's name (the world's startup). */
+export async function loadOpenGravestones(db: Database, world: number, tileSize: number): Promise<OpenGravestone[]> {
   const rows = await db.em.fork().execute<DeathRow[]>(
     `select d.id, d.character_id, d.position_x, d.position_z, d.items, d.created_at, d.expires_at, c.name
-     from player_deaths d join characters c on c.id = d.character_id where d.status = 'locked'`,
+     from player_deaths d join characters c on c.id = d.character_id where d.status = 'locked' and d.world = ?`,
+    [world],
   );
   return rows.map((row) => ({ gravestone: gravestoneFromRow(row, tileSize), ownerName: row.name ?? '' }));
 }
 
-/** Writes the death lock of a new gravestone (in the transaction that empties the slots). */
-export async function insertDeathLock(tx: Transaction, gravestone: Gravestone, tileSize: number, now: number): Promise<void> {
+/** Writes the death lock of a new gravestone in world `world` (in the transaction that empties the slots). */
+export async function insertDeathLock(tx: Transaction, world: number, gravestone: Gravestone, tileSize: number, now: number): Promise<void> {
   await tx.execute(
-    `insert into player_deaths (id, character_id, position_x, position_y, position_z, items, status, created_at, expires_at)
-     values (?, ?, ?, ?, ?, ?, 'locked', ?, ?)`,
-    [gravestone.id, gravestone.ownerId, gravestone.x * tileSize, 0, gravestone.z * tileSize, JSON.stringify(gravestone.items), iso(now), iso(gravestone.expiresAt)],
+    `insert into player_deaths (id, character_id, position_x, position_y, position_z, items, status, created_at, expires_at, world)
+     values (?, ?, ?, ?, ?, ?, 'locked', ?, ?, ?)`,
+    [gravestone.id, gravestone.ownerId, gravestone.x * tileSize, 0, gravestone.z * tileSize, JSON.stringify(gravestone.items), iso(now), iso(gravestone.expiresAt), world],
   );
 }
 

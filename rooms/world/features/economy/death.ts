@@ -49,7 +49,7 @@ export async function killPlayer(world: WorldApi, player: OnlinePlayer): Promise
     const conserved = checkDeathConservation(before, after);
     if (!conserved.ok) throw new Error(`death of ${player.id} would not conserve items: ${conserved.message}`);
     const { gravestone } = after;
-    if (gravestone) await insertDeathLock(tx, gravestone, tileSize, now);
+    if (gravestone) await insertDeathLock(tx, world.worldNumber, gravestone, tileSize, now);
     await writeRespawn(tx, player.id, player.state.maxHealth, home, tileSize);
     const kept = keptItems(after.loadout);
     return { value: { gravestone, kept }, write: new Map([[player.id, { ...before, ...after.loadout }]]) };

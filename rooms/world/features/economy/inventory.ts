@@ -79,7 +79,7 @@ async function drop(world: WorldApi, player: OnlinePlayer, slot: number, quantit
     const { inventory, groundItem } = unwrap(dropFromInventory(containers.inventory, world.data.itemsById, slot, {
       id: randomUUID(), x: player.x, z: player.z, ownerId: player.id, now: Date.now(), timings: economy.groundTimings(),
     }, quantity));
-    await insertGroundItems(tx, [groundItem]);
+    await insertGroundItems(tx, world.worldNumber, [groundItem]);
     return { value: groundItem, after: { ...containers, inventory } };
   });
   economy.placeGround([dropped]);

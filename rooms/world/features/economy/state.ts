@@ -132,11 +132,11 @@ export class EconomyWorld {
     this.world.removeEntity(entity);
   }
 
-  /** Startup: every ground item row and every open death lock comes back into the world. */
+  /** Startup: every ground item row and every open death lock of this world comes back into it. */
   async load(): Promise<void> {
     const { db } = this.world.context();
-    this.placeGround(await loadGroundItems(db));
-    for (const { gravestone, ownerName } of await loadOpenGravestones(db, this.world.data.world.tileSize)) this.placeGravestone(gravestone, ownerName);
+    this.placeGround(await loadGroundItems(db, this.world.worldNumber));
+    for (const { gravestone, ownerName } of await loadOpenGravestones(db, this.world.worldNumber, this.world.data.world.tileSize)) this.placeGravestone(gravestone, ownerName);
   }
 
   /** Expires what is due: ground items leave the game; gravestones turn into public ground items. One at a time. */
@@ -155,7 +155,7 @@ export class EconomyWorld {
     const { db } = this.world.context();
     if (groundIds.length > 0) {
       // The sink: a row that a pick-up already took is simply not there any more.
-      await deleteExpiredGroundItems(db, groundIds, now);
+      await deleteExpiredGroundItems(db, this.world.worldNumber, groundIds, now);
       for (const id of groundIds) this.removeGround(id);
     }
     for (const id of graveIds) {
@@ -164,7 +164,7 @@ export class EconomyWorld {
         if (!gravestone) return [];
         const released = expireGravestone(gravestone, this.world.data.itemsById, now, () => randomUUID(), this.groundTimings());
         if (!released.ok) return null;
-        await insertGroundItems(tx, released.value);
+        await insertGroundItems(tx, this.world.worldNumber, released.value);
         await markReleased(tx, id, now);
         return released.value;
       });

@@ -319,7 +319,7 @@ async function npcDies(world: WorldApi, npc: NpcFighter, killer: OnlinePlayer, t
   try {
     // The drop (an item source) and the kill count commit together.
     await transaction(world.context().db, async (tx) => {
-      await insertGroundItems(tx, piles);
+      await insertGroundItems(tx, world.worldNumber, piles);
       await recordNpcKill(tx, killer.id, definition.id, new Date());
     });
     economy.placeGround(piles);

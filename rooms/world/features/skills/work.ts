@@ -116,7 +116,7 @@ export class WorkWorld {
     const economy = worldEconomy.of(this.world);
     const remains = burnOut(entity.fire, this.world.data.itemsById, () => randomUUID(), economy.groundTimings());
     try {
-      await transaction(this.world.context().db, (tx) => insertGroundItems(tx, remains));
+      await transaction(this.world.context().db, (tx) => insertGroundItems(tx, this.world.worldNumber, remains));
       economy.placeGround(remains);
     } catch (error) {
       this.world.context().logger.error({ err: error }, 'placing the remains of a fire failed');
