@@ -3,7 +3,7 @@
  * the area of interest. SDK clients join it through the matchmaker; /ws JSON clients through the adapter, which
  * hands their events to `dispatch` — the same handlers serve both.
  */
-import { CloseCode, ErrorCode, type AuthContext, type Client } from '@colyseus/core';
+import { CloseCode, ErrorCode, matchMaker, type AuthContext, type Client, type Delayed } from '@colyseus/core';
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
@@ -24,6 +24,7 @@ import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { createCharacterOnEntry, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from '../src/db/player-sessions.ts';
 import { admitWorldEntry } from './world/entry-limit.ts';
+import { claimWorld, closeWorld, heartbeat, openWorld, releaseWorld, WORLD_HEARTBEAT_SECONDS } from '../src/db/worlds.ts';
 import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
 import { WORLD_AREAS } from './world/areas.ts';
 import { combineAreas } from './world/message-table.ts';
@@ -61,14 +62,22 @@ function invalidReconnectionToken(): JoinRefusal {
   return new JoinRefusal('INVALID_RECONNECTION_TOKEN', 'The reconnection token is unknown, used or expired', ErrorCode.MATCHMAKE_EXPIRED);
 }
 
+/** What a world room lists (matchmaking, the world list): its number and whether it is closing. */
+export interface WorldListing {
+  world: number;
+  status: 'open' | 'closing';
+}
+
 export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
-  override maxClients = 5000;
+  override maxClients = 500;
+  // Worlds close themselves: numbers up to WORLDS_MIN never, the others once empty for a while (considerClosing).
   override autoDispose = false;
   data!: GameData;
   blocked!: BlockedTiles;
   grid!: SpatialGrid;
   interestRadius = DEFAULT_INTEREST_RADIUS;
-  worldNumber = 1;
+  /** 0 until the world has opened (onCreate). */
+  worldNumber = 0;
   readonly slots = new Map<object, unknown>();
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();
@@ -93,6 +102,10 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   /** The principal admitted to resume each seat (admitReconnection), handed to the session by onReconnect. */
   private readonly resumers = new Map<string, Identity>();
   private unwatchWorld: (() => void) | undefined;
+  /** One of the WORLDS_MIN worlds the server opened itself: it never closes (world-choice.ts STANDING_WORLD). */
+  private standing = false;
+  /** Counts down while the world is empty; it closes when it runs out (considerClosing). */
+  private idleClose: Delayed | undefined;
 
   constructor() {
     super();
@@ -138,33 +151,49 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     }
   }
 
-  override async onCreate(options: { interestRadius?: number } = {}): Promise<void> {
-    const data = gameContext().data;
+  /**
+   * Creation options come from whoever joined first (joinOrCreate), rebuilt by world-choice.ts: only the server's
+   * own STANDING_WORLD marks a world that never closes. Everything else comes from the configuration.
+   */
+  override async onCreate(options: { standing?: unknown } = {}): Promise<void> {
+    const { data, config, db } = gameContext();
     if (!data) throw new Error('the world needs validated game data (SKIP_MANIFESTS is set)');
     this.data = data;
-    this.interestRadius = options.interestRadius ?? DEFAULT_INTEREST_RADIUS;
-    this.grid = new SpatialGrid(this.interestRadius);
-    this.blocked = computeBlockedTiles(data);
-    this.state = new WorldState();
-    this.state.tick = 0;
-    for (const npc of spawnNpcs(data)) {
-      this.state.npcs.set(npc.id, npc.state);
-      this.grid.insert(npc);
+    this.maxClients = config.worldCapacity;
+    this.interestRadius = config.worldInterestRadius;
+    this.standing = options.standing === true;
+    this.worldNumber = await openWorld(db, this.roomId, matchMaker.processId);
+    try {
+      await this.setMetadata({ world: this.worldNumber, status: 'open' } satisfies WorldListing);
+      this.grid = new SpatialGrid(this.interestRadius);
+      this.blocked = computeBlockedTiles(data);
+      this.state = new WorldState();
+      this.state.tick = 0;
+      for (const npc of spawnNpcs(data)) {
+        this.state.npcs.set(npc.id, npc.state);
+        this.grid.insert(npc);
+      }
+      for (const resource of spawnResources(data)) {
+        this.state.resources.set(resource.id, resource.state);
+        this.grid.insert(resource);
+      }
+      const table = combineAreas(WORLD_AREAS);
+      for (const [type, { entry }] of table.messages) {
+        this.registerHandler(type, entry.schema, (client, data) => entry.handle({ world: this, player: this.playerOf(client), client }, data), entry.refusal);
+      }
+      for (const [name, handler] of table.commands) this.commands.set(name, handler);
+      for (const area of WORLD_AREAS) area.install?.(this);
+      for (const hook of this.startHooks) await hook();
+      this.setSimulationInterval(() => this.runTick(), TICK_MS);
+      this.clock.setInterval(() => void this.beat(), WORLD_HEARTBEAT_SECONDS * 1000);
+      this.considerClosing();
+      this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
+      this.unwatchWorld = gameContext().metrics.watchWorld(this);
+    } catch (error) {
+      // The number is free again (a failed creation is not disposed).
+      await closeWorld(db, this.roomId).catch(() => {});
+      throw error;
     }
-    for (const resource of spawnResources(data)) {
-      this.state.resources.set(resource.id, resource.state);
-      this.grid.insert(resource);
-    }
-    const table = combineAreas(WORLD_AREAS);
-    for (const [type, { entry }] of table.messages) {
-      this.registerHandler(type, entry.schema, (client, data) => entry.handle({ world: this, player: this.playerOf(client), client }, data), entry.refusal);
-    }
-    for (const [name, handler] of table.commands) this.commands.set(name, handler);
-    for (const area of WORLD_AREAS) area.install?.(this);
-    for (const hook of this.startHooks) await hook();
-    this.setSimulationInterval(() => this.runTick(), TICK_MS);
-    this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
-    this.unwatchWorld = gameContext().metrics.watchWorld(this);
   }
 
   override async onJoin(client: Client, _options: WorldJoinOptions, auth: WorldAuth): Promise<void> {
@@ -174,16 +203,22 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     // Re-checked synchronously: two joins for one character may both have passed onAuth.
     if (online.has(character.id)) throw joinRefusal('ALREADY_ONLINE', 'That character is already in the world');
     online.add(character.id);
+    this.idleClose?.clear();
+    this.idleClose = undefined;
+    let claimed = false;
     client.ref.once('close', () => {
       if (!this.bySession.has(client.sessionId)) online.delete(character.id);
     });
     try {
+      // Across processes: the character may be in a world that another process runs (docs/worlds.md).
+      claimed = await claimWorld(db, character.id, this.worldNumber, this.roomId);
+      if (!claimed) throw joinRefusal('ALREADY_ONLINE', 'That character is already in a world');
       const tile = this.startingTile(character);
       const sessionRowId = await startSession(db.em, character.id, identity.accountId);
       const player = new OnlinePlayer({
         characterId: character.id, accountId: identity.accountId, name: character.name, x: tile.x, z: tile.z,
         health: character.health, maxHealth: character.constitutionLevel * 10, combatLevel: character.combatLevel,
-        sessionRowId, roles: identity.roles,
+        sessionRowId, roles: identity.roles, world: this.worldNumber,
       }, client);
       player.address = auth.address;
       player.ignores = await loadIgnores(db.em, identity.accountId);
@@ -197,7 +232,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty), player.interest.visible);
       client.send('player:sync', player.sync());
     } catch (error) {
+      if (claimed) await releaseWorld(db, character.id, this.roomId).catch(() => {});
       online.delete(character.id);
+      this.considerClosing();
       throw error;
     }
   }
@@ -301,6 +338,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       } catch (error) {
         context.logger.error({ err: error, characterId: player.id }, 'could not save the leaving player');
       } finally {
+        await releaseWorld(context.db, player.id, this.roomId)
+          .catch((error: unknown) => context.logger.error({ err: error, characterId: player.id }, 'could not release the world claim'));
         context.online.delete(player.id);
       }
     })());
@@ -309,12 +348,50 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       await save;
     } finally {
       if (context.leaving.get(player.id) === save) context.leaving.delete(player.id);
+      this.considerClosing();
     }
   }
 
   override onDispose(): void {
+    this.idleClose?.clear();
     this.unregisterSaver?.();
     this.unwatchWorld?.();
+    const context = gameContext();
+    if (this.worldNumber > 0) {
+      trackWrite(context, closeWorld(context.db, this.roomId)
+        .catch((error: unknown) => context.logger.error({ err: error, world: this.worldNumber }, 'could not record the world as closed')));
+    }
+  }
+
+  /**
+   * An empty world numbered above WORLDS_MIN closes after WORLD_IDLE_CLOSE_SECONDS: it is locked first (no new
+   * seats), listed as closing, and disposed once its last seats are gone. A join before then keeps it open.
+   */
+  private considerClosing(): void {
+    const { config } = gameContext();
+    if (this.standing || this.online.size > 0 || this.idleClose) return;
+    this.idleClose = this.clock.setTimeout(() => {
+      this.idleClose = undefined;
+      if (this.online.size > 0 || this.clients.length > 0) return;
+      void this.closeEmpty().catch((error: unknown) => gameContext().logger.error({ err: error, world: this.worldNumber }, 'could not close the empty world'));
+    }, config.worldIdleCloseSeconds * 1000);
+  }
+
+  /** Keeps the world's row alive (src/db/worlds.ts): other processes take a silent world for dead. */
+  private async beat(): Promise<void> {
+    const { db, logger } = gameContext();
+    try {
+      if (!(await heartbeat(db, this.roomId))) logger.error({ world: this.worldNumber }, 'the world\'s row is gone: it was taken for dead');
+    } catch (error) {
+      logger.warn({ err: error, world: this.worldNumber }, 'could not refresh the world heartbeat');
+    }
+  }
+
+  private async closeEmpty(): Promise<void> {
+    await this.lock();
+    await this.setMetadata({ world: this.worldNumber, status: 'closing' } satisfies WorldListing);
+    gameContext().logger.info({ world: this.worldNumber }, 'closing the empty world');
+    await this.disconnect();
   }
 
   /**

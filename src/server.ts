@@ -19,6 +19,8 @@ import { worldOf } from '../rooms/world/running-world.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { forgetAllWorlds, forgetUnlistedWorlds } from './db/worlds.ts';
+import { listWorlds, STANDING_WORLD, WORLD_ROOM } from '../rooms/world/world-choice.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp, JSON_BODY_LIMIT } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
@@ -151,6 +153,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           healthRouter(config, {
             playersOnline: () => context.online.size,
             rooms: () => matchMaker.stats.local.roomCount,
+            worlds: () => metrics.worldStatus(),
           }),
           createManifestsRouter(manifests.files),
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
@@ -168,7 +171,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   // Matchmaking refusals are 4xx problem details with stable codes, never Colyseus' 52x codes (matchmaker-errors.ts).
   installMatchmakerRefusals(logger);
   colyseus.router = createRouter({}, { onResponse: matchmakerProblemResponse });
-  colyseus.define('world', WorldRoom);
+  // Fullest first: joinOrCreate fills the open worlds before opening another (rooms/world/world-choice.ts).
+  colyseus.define(WORLD_ROOM, WorldRoom).sortBy({ clients: -1 });
   colyseus.define('trade', TradeRoom);
 
   try {
@@ -189,7 +193,14 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   step(4, 'HTTP server listening', { port });
   step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true, scaleOut: cluster.enabled });
 
-  await cluster.start(port, () => matchMaker.createRoom('world', { interestRadius: config.worldInterestRadius }));
+  // The embedded database has one process: world rows left by an earlier run (a crash) are stale. A shared
+  // PostgreSQL may serve other processes: their worlds are forgotten once their heartbeat stops (src/db/worlds.ts).
+  if (db.kind === 'pglite') await forgetAllWorlds(db);
+  await cluster.start(port, async () => {
+    // Under the cluster's world lock, with no world listed: rows of worlds whose process died are stale.
+    if (cluster.enabled) await forgetUnlistedWorlds(db, new Set((await listWorlds()).map((listing) => listing.roomId)));
+    for (let i = 0; i < config.worldsMin; i++) await matchMaker.createRoom(WORLD_ROOM, STANDING_WORLD);
+  });
   autosave.start();
   auth.start(matchMaker.presence);
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });

@@ -24,6 +24,8 @@ export interface OnlinePlayerInit {
   combatLevel: number;
   sessionRowId: string;
   roles: readonly string[];
+  /** The number of the world the player is in (docs/worlds.md). */
+  world: number;
 }
 
 export class OnlinePlayer implements TrackedEntity {
@@ -40,6 +42,7 @@ export class OnlinePlayer implements TrackedEntity {
   readonly state: PlayerState;
   readonly interest = new InterestSet();
   readonly sessionRowId: string;
+  readonly world: number;
   readonly joinedAt = Date.now();
   /** What the areas keep for this player (PlayerSlot, rooms/world/area.ts). */
   readonly slots = new Map<object, unknown>();
@@ -73,6 +76,7 @@ export class OnlinePlayer implements TrackedEntity {
     this.accountId = init.accountId;
     this.name = init.name;
     this.sessionRowId = init.sessionRowId;
+    this.world = init.world;
     this.roles = init.roles;
     this.client = client;
     this.x = init.x;
@@ -123,6 +127,7 @@ export class OnlinePlayer implements TrackedEntity {
     return {
       ...this.snapshot(),
       accountId: this.accountId,
+      world: this.world,
       path: this.path.map((t) => ({ x: t.x, z: t.z })),
       inventory: this.containers.inventory,
       equipment: this.containers.equipment,

@@ -24,7 +24,7 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match[1];
 }
 
-const PUBLIC_API_PATHS = new Set(['/api/data/skill-unlocks', '/api/openapi.json']);
+const PUBLIC_API_PATHS = new Set(['/api/data/skill-unlocks', '/api/openapi.json', '/api/v1/worlds']);
 const PUBLIC_API_PREFIXES = ['/api/auth/'];
 
 /**

@@ -81,8 +81,11 @@ class RedisCluster implements Cluster {
       presence,
       driver: new RedisDriver(new Redis(redisUrl, redisOptions)),
       publicAddress,
-      selectProcessIdToCreateRoom: async (roomName, options) =>
-        WORLD_BOUND_ROOMS.has(roomName) ? matchMaker.processId : defaultSelection(roomName, options),
+      selectProcessIdToCreateRoom: async (roomName, options) => {
+        if (!WORLD_BOUND_ROOMS.has(roomName)) return defaultSelection(roomName, options);
+        // Every world opens beside the others, on the process the /ws relay and the REST forwarding reach.
+        return roomName === 'world' ? (await this.findWorld())?.processId ?? matchMaker.processId : matchMaker.processId;
+      },
     };
   }
 

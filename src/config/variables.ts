@@ -163,6 +163,14 @@ const world = group('World (docs/manifests.md, economy.md, game-rules.md)', {
   worldInterestRadius: integer('WORLD_INTEREST_RADIUS', {
     default: 16, min: 2, max: 64, description: 'area-of-interest radius in tiles: players receive entities within this distance',
   }),
+  worldCapacity: integer('WORLD_CAPACITY', {
+    default: 500, min: 1, max: 5_000,
+    description: 'players per world; the matchmaker opens another world when every open one is full (docs/worlds.md)',
+  }),
+  worldsMin: integer('WORLDS_MIN', { default: 1, min: 1, max: 100, description: 'worlds kept open (numbers 1 to this) even when empty' }),
+  worldIdleCloseSeconds: integer('WORLD_IDLE_CLOSE_SECONDS', {
+    default: 60, min: 1, max: 86_400, description: 'how long a world numbered above `WORLDS_MIN` stays open once empty',
+  }),
   groundItemPrivateSeconds: integer('GROUND_ITEM_PRIVATE_SECONDS', {
     default: 60, min: 0, max: 86_400, description: 'how long a dropped item is visible to its owner only',
   }),

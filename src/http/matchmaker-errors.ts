@@ -21,6 +21,7 @@ import express from 'express';
 import { GameError, refusalStatus } from '../game/refusal.ts';
 import { JoinRefusal } from '../../rooms/game-error.ts';
 import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from '../../rooms/world/reconnect-grants.ts';
+import { reserveWorldSeat, WORLD_ROOM } from '../../rooms/world/world-choice.ts';
 import { authenticateColyseusClient } from '../auth/colyseus.ts';
 import type { Logger } from '../logger.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
@@ -129,6 +130,8 @@ async function invokeMethod(this: Controller, method: string, target: string, op
   checkCall(this, method, target, options);
   try {
     if (method === 'reconnect') return await reconnectOwnSeat(target, options as { reconnectionToken: string }, auth as AuthContext);
+    // The world the client asks for, or the one the matchmaker picks (rooms/world/world-choice.ts).
+    if (target === WORLD_ROOM && (method === 'join' || method === 'joinOrCreate')) return await reserveWorldSeat(options as Record<string, unknown>, auth as AuthContext);
     return await (matchMaker as unknown as Record<string, MatchmakeMethod>)[method](target, options, auth);
   } catch (error) {
     throw classifyMatchmakerError(error, method, target, installedLogger!);

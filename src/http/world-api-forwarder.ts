@@ -12,7 +12,7 @@ import type { Cluster } from '../cluster/cluster.ts';
 import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relaySignature } from '../cluster/ws-relay.ts';
 import { sendProblem } from './problem.ts';
 
-const ANSWERED_ANYWHERE = /^\/api\/(auth|data|template)(\/|$)|^\/api\/openapi\.json$/;
+const ANSWERED_ANYWHERE = /^\/api\/(auth|data|template)(\/|$)|^\/api\/openapi\.json$|^\/api\/v1\/worlds$/;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'proxy-connection', 'te', 'trailer']);
 const FORWARD_TIMEOUT_MS = 15_000;
 

@@ -29,6 +29,9 @@ export function routePattern(req: { route?: { path?: unknown }; baseUrl?: string
   return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` || '/' : UNMATCHED_ROUTE;
 }
 
+/** How many of a world's latest ticks its /status tick p99 is taken over (one minute at 600 ms). */
+const RECENT_TICKS = 100;
+
 /** The phases of a world tick, in the order they run (work, then per observer: interest, encode, send; then patch). */
 export const TICK_PHASES = ['work', 'interest', 'encode', 'send', 'patch'] as const;
 
@@ -68,6 +71,7 @@ export class GameMetrics {
   /** The world rooms of this process, by room id. */
   readonly worlds = new Map<string, ObservedWorld>();
   private readonly lastTick = new Map<string, number>();
+  private readonly recentTicks = new Map<string, number[]>();
   private readonly outbound = new OutboundCounts();
   /** Events the rooms registered (up to 512 names), the rest as `unknown`. */
   private readonly inbound = new EventCounts([], 'unknown', 512);
@@ -88,15 +92,15 @@ export class GameMetrics {
       collect() { this.set(live.rooms()); },
     });
     this.worldPlayers = new Gauge({
-      name: 'game_world_players', help: 'Players in each world room of this process, by world (room id)',
+      name: 'game_world_players', help: 'Players in each world of this process, by world number',
       labelNames: ['world'], registers,
       collect() {
         this.reset();
-        for (const [id, world] of worlds) this.set({ world: id }, world.state.players.size);
+        for (const world of worlds.values()) this.set({ world: String(world.worldNumber) }, world.state.players.size);
       },
     });
     this.tickDuration = new Histogram({
-      name: 'game_tick_duration_seconds', help: 'Time spent in one world tick (work and deliveries), by world',
+      name: 'game_tick_duration_seconds', help: 'Time spent in one world tick (work and deliveries), by world number',
       labelNames: ['world'], registers, buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
     });
     this.tickPhaseSeconds = new Histogram({
@@ -210,15 +214,31 @@ export class GameMetrics {
     return () => {
       if (this.worlds.get(world.roomId) === world) this.worlds.delete(world.roomId);
       this.lastTick.delete(world.roomId);
+      this.recentTicks.delete(world.roomId);
     };
   }
 
   /** Starts timing one tick of a world; call the result when the tick's deliveries are done. */
   timeTick(worldId: string): () => void {
-    const stop = this.tickDuration.startTimer({ world: worldId });
+    const world = this.worlds.get(worldId);
+    const stop = this.tickDuration.startTimer({ world: world ? String(world.worldNumber) : worldId });
     return () => {
-      this.lastTick.set(worldId, stop());
+      const seconds = stop();
+      this.lastTick.set(worldId, seconds);
+      let recent = this.recentTicks.get(worldId);
+      if (!recent) this.recentTicks.set(worldId, (recent = []));
+      recent.push(seconds);
+      if (recent.length > RECENT_TICKS) recent.shift();
     };
+  }
+
+  /** The worlds of this process: number, players and the p99 of their last RECENT_TICKS tick times (/status). */
+  worldStatus(): Array<{ world: number; players: number; tickP99Ms: number | null }> {
+    return [...this.worlds.values()].sort((a, b) => a.worldNumber - b.worldNumber).map((world) => {
+      const recent = [...(this.recentTicks.get(world.roomId) ?? [])].sort((a, b) => a - b);
+      const p99 = recent.length === 0 ? null : recent[Math.min(recent.length - 1, Math.ceil(recent.length * 0.99) - 1)];
+      return { world: world.worldNumber, players: world.state.players.size, tickP99Ms: p99 === null ? null : Math.round(p99 * 10_000) / 10 };
+    });
   }
 
   /** Records one completed tick's phases (seconds each), its lateness, and the bytes its JSON players were sent. */

@@ -11,6 +11,8 @@ import { TICK_MS } from '../game/ticks.ts';
 /** What the view needs of a world room (WorldRoom has it). */
 export interface ObservedWorld {
   readonly roomId: string;
+  /** The world's number (docs/worlds.md): the `world` label of the per-world metrics. */
+  readonly worldNumber: number;
   readonly state: WorldState;
   readonly data: GameData;
   readonly blocked: BlockedTiles;

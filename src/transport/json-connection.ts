@@ -18,6 +18,7 @@ import { JsonClient, type JsonChannel } from './json-client.ts';
 import type { TextFrame } from '../../rooms/client-link.ts';
 import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import { clientAddressOf } from './socket-address.ts';
+import { reserveWorldSeat } from '../../rooms/world/world-choice.ts';
 
 export type { VerifiedIdentity } from '../auth/verified-identity.ts';
 
@@ -66,6 +67,8 @@ export interface ConnectionServices {
 /** The rooms' side of routing: whether a room handles an event, and handing it over. */
 interface RoutableRoom {
   roomId: string;
+  /** A world room's number (docs/worlds.md). */
+  worldNumber?: number;
   handles(type: string): boolean;
   dispatch(client: JsonClient, type: string, data: unknown): Promise<void>;
   /** Whether the session belongs to this account (guards reconnection). */
@@ -311,6 +314,7 @@ export class JsonConnection implements JsonChannel {
       this.world = membership;
       this.sendEvent('world:joined', {
         roomId: membership.room.roomId,
+        world: membership.room.worldNumber,
         sessionId: membership.client.sessionId,
         reconnectionToken: `${membership.room.roomId}:${membership.client.reconnectionToken}`,
       });
@@ -321,8 +325,8 @@ export class JsonConnection implements JsonChannel {
   }
 
   private async join(data: Record<string, unknown>, updates: UpdateEncoding): Promise<RoomMembership> {
-    const options = { characterId: data.characterId, createCharacter: data.createCharacter };
-    const reservation = await matchMaker.join('world', options, this.authContext());
+    const options = { characterId: data.characterId, createCharacter: data.createCharacter, world: data.world };
+    const reservation = await reserveWorldSeat(options, this.authContext());
     const room = matchMaker.getLocalRoomById(reservation.roomId) as unknown as RoutableRoom;
     const client = new JsonClient(reservation.sessionId, this, updates);
     await connectClientToRoom(room as never, client, this.authContext(), JSON_JOIN);

@@ -86,6 +86,7 @@ export const OpenWorldSchema = defineEntity({
     roomId: p.text().unique('worlds_room_id_unique'),
     processId: p.text(),
     openedAt: p.datetime().defaultRaw('now()'),
+    heartbeatAt: p.datetime().defaultRaw('now()'),
   },
 });
 export class OpenWorld extends OpenWorldSchema.class {}

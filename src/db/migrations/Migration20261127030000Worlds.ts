@@ -11,7 +11,7 @@ export class Migration20261127030000Worlds extends Migration {
   override name = 'Migration20261127030000Worlds';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "worlds" ("number" int not null, "room_id" text not null, "process_id" text not null, "opened_at" timestamptz not null default now(), primary key ("number"));`);
+    this.addSql(`create table "worlds" ("number" int not null, "room_id" text not null, "process_id" text not null, "opened_at" timestamptz not null default now(), "heartbeat_at" timestamptz not null default now(), primary key ("number"));`);
     this.addSql(`alter table "worlds" add constraint "worlds_room_id_unique" unique ("room_id");`);
     this.addSql(`alter table "worlds" add constraint "worlds_number_positive" check (number >= 1);`);
     this.addSql(`create table "character_worlds" ("character_id" text not null, "world" int not null, "room_id" text not null, "entered_at" timestamptz not null default now(), primary key ("character_id"));`);

@@ -16,6 +16,7 @@ import { registerPlayerDataRoutes } from './player-data.ts';
 import { registerPlayerWorldRoutes } from './player-world.ts';
 import { registerTemplateRoutes } from './templates.ts';
 import { registerVoiceRoutes } from './voice.ts';
+import { registerWorldListRoutes } from './worlds.ts';
 import { GameError } from '../../game/refusal.ts';
 
 export interface GameApi {
@@ -41,6 +42,7 @@ export function createGameApi(context: GameContext): GameApi {
   const agents = createAgentService(context);
   const router = Router();
   registerPlayerWorldRoutes(router, registry, context);
+  registerWorldListRoutes(router, registry);
   registerCharacterRoutes(router, registry, context);
   registerPlayerDataRoutes(router, registry, context);
   registerTemplateRoutes(router, registry, context);

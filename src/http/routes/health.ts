@@ -6,6 +6,8 @@ import { SERVICE_VERSION } from '../../version.ts';
 export interface LiveStatus {
   playersOnline(): number;
   rooms(): number;
+  /** The worlds this process runs (docs/worlds.md). */
+  worlds(): Array<{ world: number; players: number; tickP99Ms: number | null }>;
 }
 
 export function healthRouter(config: Config, live: LiveStatus): Router {
@@ -22,6 +24,7 @@ export function healthRouter(config: Config, live: LiveStatus): Router {
       uptime: Math.round((Date.now() - startedAt) / 1000),
       playersOnline: live.playersOnline(),
       rooms: live.rooms(),
+      worlds: live.worlds(),
       commitHash: config.commitHash,
       version: SERVICE_VERSION,
     });

@@ -1,0 +1,77 @@
+/**
+ * Which world a join goes to (docs/worlds.md), for both entry paths: /ws `world:enter` and the SDK's matchmaking
+ * requests for the `world` room type. Without a number, Colyseus' own `joinOrCreate` picks: the world room type
+ * is sorted fullest first, so players fill the open worlds before the matchmaker opens another (and a full world is
+ * locked by Colyseus, so it is skipped). With a number, that world or a coded refusal: WORLD_NOT_FOUND (no open
+ * world has it, or it is closing) or WORLD_FULL.
+ */
+import { matchMaker, type AuthContext, type IRoomCache } from '@colyseus/core';
+import { GameError } from '../../src/game/refusal.ts';
+import type { WorldListing } from '../WorldRoom.ts';
+
+export const WORLD_ROOM = 'world';
+/** Highest world number a request may name. */
+export const MAX_WORLD_NUMBER = 9_999;
+
+interface SeatReservation {
+  roomId: string;
+  sessionId: string;
+}
+
+/**
+ * The creation options of the WORLDS_MIN worlds the server opens itself, which never close. Clients cannot pass
+ * them: a join's options are rebuilt from the fields a join has (`entryOptions`) before the matchmaker sees them.
+ */
+export const STANDING_WORLD = { standing: true } as const;
+
+/** The options a world entry passes on: the character, and the world asked for. */
+export function entryOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return { characterId: options.characterId, createCharacter: options.createCharacter, world: options.world };
+}
+
+export type WorldRoomListing = IRoomCache & { metadata?: Partial<WorldListing> };
+
+/** The `world` option of an entry: absent (the server picks) or a world number. */
+export function requestedWorld(options: { world?: unknown }): number | undefined {
+  const world = options.world;
+  if (world === undefined || world === null) return undefined;
+  if (typeof world !== 'number' || !Number.isInteger(world) || world < 1 || world > MAX_WORLD_NUMBER) {
+    throw new GameError('INVALID_REQUEST', `"world" must be a world number from 1 to ${MAX_WORLD_NUMBER}`);
+  }
+  return world;
+}
+
+/** Every world room listed on any process (through the RedisDriver with REDIS_URL), lowest number first. */
+export async function listWorlds(): Promise<WorldRoomListing[]> {
+  const listings = (await matchMaker.query({ name: WORLD_ROOM })) as WorldRoomListing[];
+  return listings
+    .filter((listing) => typeof listing.metadata?.world === 'number')
+    .sort((a, b) => a.metadata!.world! - b.metadata!.world!);
+}
+
+export async function findWorld(world: number): Promise<WorldRoomListing | undefined> {
+  return (await listWorlds()).find((listing) => listing.metadata!.world === world);
+}
+
+export function isFull(listing: IRoomCache): boolean {
+  return listing.clients >= listing.maxClients;
+}
+
+/** Reserves a seat in the requested world, or in the one the matchmaker picks. */
+export async function reserveWorldSeat(requested: Record<string, unknown>, auth: AuthContext | undefined): Promise<SeatReservation> {
+  const options = entryOptions(requested);
+  const world = requestedWorld(options);
+  if (world === undefined) return (await matchMaker.joinOrCreate(WORLD_ROOM, options, auth)) as SeatReservation;
+  const listing = await findWorld(world);
+  if (!listing || listing.metadata!.status === 'closing') throw new GameError('WORLD_NOT_FOUND', `There is no open world ${world}`);
+  if (listing.locked || isFull(listing)) throw new GameError('WORLD_FULL', `World ${world} is full`);
+  try {
+    return (await matchMaker.joinById(listing.roomId, options, auth)) as SeatReservation;
+  } catch (error) {
+    // Filled (or started closing) between the listing and the seat.
+    const message = error instanceof Error ? error.message : '';
+    if (/is locked$|already full/.test(message)) throw new GameError('WORLD_FULL', `World ${world} is full`);
+    if (/not found|disposed/.test(message)) throw new GameError('WORLD_NOT_FOUND', `There is no open world ${world}`);
+    throw error;
+  }
+}
