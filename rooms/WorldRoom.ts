@@ -94,6 +94,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private readonly deathHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly dropHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly startHooks: Array<() => Promise<void>> = [];
+  private readonly stopHooks: Array<() => void> = [];
   private unregisterSaver: (() => void) | undefined;
   /** Reconnection tokens of the seats held for dropped players (onDrop), by token → session id. */
   private readonly waitingSeats = new Map<string, string>();
@@ -191,6 +192,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.unwatchWorld = gameContext().metrics.watchWorld(this);
     } catch (error) {
       // The number is free again (a failed creation is not disposed).
+      for (const hook of this.stopHooks) hook();
       await closeWorld(db, this.roomId).catch(() => {});
       throw error;
     }
@@ -353,6 +355,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   override onDispose(): void {
+    for (const hook of this.stopHooks) hook();
     this.idleClose?.clear();
     this.unregisterSaver?.();
     this.unwatchWorld?.();
@@ -468,6 +471,10 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   onStart(hook: () => Promise<void>): void {
     this.startHooks.push(hook);
+  }
+
+  onStop(hook: () => void): void {
+    this.stopHooks.push(hook);
   }
 
   addEntity(entity: WorldEntity): void {

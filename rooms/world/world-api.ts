@@ -42,6 +42,8 @@ export interface WorldApi {
   onPlayerLeave(hook: (player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>): void;
   /** Runs once while the world starts, before the first tick (load what the feature keeps in the world). */
   onStart(hook: () => Promise<void>): void;
+  /** Runs once when the world stops (disposed, or its start failed): forget what points at it from outside. */
+  onStop(hook: () => void): void;
   /** Places a ground item or gravestone: in the synchronised state and the area of interest. */
   addEntity(entity: WorldEntity): void;
   /** Takes a placed entity out of the world (observers see it leave on the next tick). */
