@@ -14,7 +14,7 @@ import { stopActivityOf } from './executor/index.ts';
 import { availableGoals, goalRefusal } from './goal-menu.ts';
 import { describeGoal, GoalSpec, unknownReference, type AvailableGoal, type Goal, type SetGoalBody } from './goals.ts';
 import { taskOf, type AgentRuntime } from './runtime.ts';
-import { linkedWorld } from './world-link.ts';
+import { worldOfCharacter } from './world-link.ts';
 
 /** Ticks an agent idles after its goal ended before it picks the next one itself. */
 export const AUTO_SELECT_DELAY_TICKS = 3;
@@ -205,7 +205,7 @@ export class GoalControl {
   }
 
   private async factsOf(runtime: AgentRuntime): Promise<CharacterFacts | undefined> {
-    return characterFacts(this.context.db, linkedWorld(this.context), runtime.characterId);
+    return characterFacts(this.context.db, worldOfCharacter(this.context, runtime.characterId), runtime.characterId);
   }
 
   /** The state of a loaded runtime (facts: when the caller read them already). */
@@ -259,7 +259,7 @@ export class GoalControl {
    * activity (gathering, fighting) ends as if its client had sent player:action stop.
    */
   private cancelMovement(runtime: AgentRuntime): void {
-    const world = linkedWorld(this.context);
+    const world = worldOfCharacter(this.context, runtime.characterId);
     const player = world?.player(runtime.characterId);
     if (!world || !player) return;
     player.path = [];

@@ -14,7 +14,7 @@ import { AUTO_SELECT_DELAY_TICKS, touch, type GoalControl } from './goal-control
 import { automaticGoal } from './goal-menu.ts';
 import type { Goal } from './goals.ts';
 import { taskOf, type AgentRuntime } from './runtime.ts';
-import type { AgentCharacter, AgentWorld } from './world-link.ts';
+import { worldOfCharacter, type AgentCharacter, type AgentWorld } from './world-link.ts';
 
 export class GoalRunner {
   private readonly context: GameContext;
@@ -25,12 +25,18 @@ export class GoalRunner {
     this.goals = goals;
   }
 
-  /** One executor step for every agent whose character is in the world. */
+  /**
+   * One executor step for every agent whose character is in `world` (each world of the process calls this on its own
+   * tick; a character is in one world at a time, so each agent steps once per tick, in its character's world).
+   */
   tick(world: AgentWorld): void {
     for (const runtime of this.goals.running()) {
       const player = world.player(runtime.characterId);
       if (!player) {
-        if (runtime.goal?.status === 'active') touch(runtime.goal, 'waiting', 'the character is not in the world');
+        // Another world steps it if it is there; only a character in no world waits.
+        if (runtime.goal?.status === 'active' && !worldOfCharacter(this.context, runtime.characterId)) {
+          touch(runtime.goal, 'waiting', 'the character is not in the world');
+        }
         continue;
       }
       if (runtime.busy) continue;

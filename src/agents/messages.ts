@@ -15,7 +15,7 @@ import { describeGoal } from './goals.ts';
 import type { AgentRegistry } from './registry.ts';
 import { forwardToAgentService } from './remote.ts';
 import type { AgentRuntime } from './runtime.ts';
-import { linkedWorld } from './world-link.ts';
+import { worldOfCharacter } from './world-link.ts';
 
 export interface MessageOutcome {
   /** `builtin` commands, or forwarded to the AI-agent service. */
@@ -101,7 +101,7 @@ export class AgentMessages {
   }
 
   private async say(runtime: AgentRuntime, message: string): Promise<boolean> {
-    const world = linkedWorld(this.context);
+    const world = worldOfCharacter(this.context, runtime.characterId);
     const player = world?.player(runtime.characterId);
     if (!world || !player) throw new GameError('CHARACTER_OFFLINE', 'the character is not in the world, so it cannot chat');
     // As the agent: the world refuses it admin commands and names it in audit lines (src/agents/actor.ts).

@@ -108,7 +108,7 @@ export class AgentService {
     if (agent) this.goals.load(agent);
   }
 
-  /** One executor step for every agent whose character is in the world. */
+  /** One executor step for every agent whose character is in `world` (called by each world on its own tick). */
   tick(world: AgentWorld): void {
     this.runner.tick(world);
   }

@@ -3,8 +3,8 @@
  * resource nodes and NPCs near it, its skills and activity) and the only ways it acts (`dispatch`: a message on the
  * character's own connection, through the same handlers the player's own messages use; `markChanged` after a stop).
  * Declared here, by the agents, in their own terms; the agents area of the world (rooms/world/features/agents.ts)
- * implements it over the WorldRoom and links it to the server's GameContext when it installs. src/agents never
- * imports the rooms.
+ * implements it over each WorldRoom (a process runs several numbered worlds) and links it to the server's GameContext
+ * when it installs, unlinking it when the room stops. src/agents never imports the rooms.
  */
 import type { GameContext } from '../context.ts';
 import type { Containers } from '../db/item-transaction.ts';
@@ -79,14 +79,21 @@ export interface AgentWorld {
   isNearBank(character: AgentCharacter): boolean;
 }
 
-const worlds = new WeakMap<GameContext, AgentWorld>();
+const worlds = new WeakMap<GameContext, Set<AgentWorld>>();
 
-/** Called by the agents area when the world starts: the agents of this server act in `world`. */
-export function linkWorld(context: GameContext, world: AgentWorld): void {
-  worlds.set(context, world);
+/** Called by the agents area when a world starts: the agents of this server act in `world` too. Returns the unlink (the world stopped). */
+export function linkWorld(context: GameContext, world: AgentWorld): () => void {
+  let linked = worlds.get(context);
+  if (!linked) worlds.set(context, linked = new Set());
+  const set = linked;
+  set.add(world);
+  return () => { set.delete(world); };
 }
 
-/** The running world of this server as the agents see it, or undefined before it started. */
-export function linkedWorld(context: GameContext): AgentWorld | undefined {
-  return worlds.get(context);
+/** The running world (as the agents see it) the character is in, or undefined while it is in none of this server's worlds. */
+export function worldOfCharacter(context: GameContext, characterId: string): AgentWorld | undefined {
+  for (const world of worlds.get(context) ?? []) {
+    if (world.player(characterId)) return world;
+  }
+  return undefined;
 }

@@ -39,15 +39,20 @@ export const agents = defineArea({
   install(world) {
     if (!isRunningWorld(world)) throw new Error('the agents area needs a room with dispatch and roomId');
     const context = world.context();
-    registerWorld(context, world);
+    const unregister = registerWorld(context, world);
     const agentWorld = agentWorldOf(world);
-    linkWorld(context, agentWorld);
+    const unlink = linkWorld(context, agentWorld);
+    world.onStop(() => {
+      unregister();
+      unlink();
+    });
     world.onPlayerJoin(async (player) => {
       await agentServiceOf(context)?.characterJoined(player.id);
     });
     world.onPlayerDied((player) => {
       agentServiceOf(context)?.characterDied(player.id);
     });
+    // Each world steps only the agents whose characters are in it (a character is in one world at a time).
     world.onTick(() => {
       agentServiceOf(context)?.tick(agentWorld);
     });
