@@ -15,7 +15,7 @@ import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
 import { forwardWorldBoundApi } from './http/world-api-forwarder.ts';
 import { createCluster } from './cluster/cluster.ts';
-import { worldOf } from '../rooms/world/running-world.ts';
+import { runningWorlds } from '../rooms/world/running-world.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -146,7 +146,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           metrics.httpMiddleware(),
           corsMiddleware(originPolicy),
           ...edgeGuards(config, auth),
-          ...(cluster.enabled ? [forwardWorldBoundApi({ cluster, secret: config.jwtSecret, hostsWorld: () => worldOf(context) !== undefined })] : []),
+          ...(cluster.enabled ? [forwardWorldBoundApi({ cluster, secret: config.jwtSecret, hostsWorld: () => runningWorlds(context).length > 0 })] : []),
           api.guard,
         ],
         routers: [

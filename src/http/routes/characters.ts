@@ -18,7 +18,7 @@ import { accountChanged } from '../../db/account-changes.ts';
 import { createCharacter } from '../../db/character-creation.ts';
 import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
-import { worldOf } from '../../../rooms/world/running-world.ts';
+import { worldOfCharacter } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { requestAddress } from '../../limits/client-address.ts';
 import { GameError } from '../../game/refusal.ts';
@@ -101,7 +101,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     errors: [400, 404], errorCodes: { 403: ['CHARACTER_NOT_OWNED'], 404: ['CHARACTER_NOT_FOUND'] },
   }, async ({ res, identity, params }) => {
     const character = await assertMayActAs(em(), identity, params.characterId);
-    const live = worldOf(context)?.player(character.id);
+    const live = worldOfCharacter(context, character.id)?.player(character.id);
     if (live) {
       res.json({
         characterId: character.id, online: true, source: 'live', x: live.x, z: live.z, areaId: areaAt(live.x, live.z),

@@ -3,7 +3,7 @@
  *
  *   GET  /api/v1/player        the caller's account and characters, the active one marked
  *   POST /api/v1/player        create or update the caller's profile (displayName, avatar)
- *   GET  /api/v1/world         a snapshot of the running world
+ *   GET  /api/v1/world         a snapshot of one running world: ?world=N, else the caller's, else the lowest-numbered
  *   GET  /api/v1/world/areas   the world's areas (manifests)
  */
 import { Router } from 'express';
@@ -13,7 +13,8 @@ import type { Identity } from '../../auth/tokens.ts';
 import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
 import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
-import { worldOf, type RunningWorld } from '../../../rooms/world/running-world.ts';
+import { runningWorlds, worldNumbered, worldOf, worldOfCharacter, type RunningWorld } from '../../../rooms/world/running-world.ts';
+import { worldsOf } from '../../db/worlds.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { TICK_MS } from '../../game/ticks.ts';
 import { GameError } from '../../game/refusal.ts';
@@ -56,11 +57,20 @@ export const PlayerResponse = z.object({
 });
 
 const AreaSummary = z.object({ id: z.string(), name: z.string(), type: z.string(), playersOnline: z.number().int() });
+/** Which world GET /api/v1/world describes: this number, else the caller's world, else the lowest-numbered one. */
+export const WorldQuery = z.object({
+  world: z.coerce.number().int().positive().optional().describe('A world number (GET /api/v1/worlds lists them)'),
+}).strict();
+
 export const WorldResponse = z.object({
+  /** The world's number (1, 2, …). */
+  world: z.number().int(),
+  /** The id of the world's room. */
   worldId: z.string(),
   tick: z.number().int(),
   tickMs: z.number().int(),
   time: z.string(),
+  /** The players in this world (not the whole process). */
   playersOnline: z.number().int(),
   width: z.number().int(),
   depth: z.number().int(),
@@ -110,6 +120,25 @@ function announceWorldChanges(world: RunningWorld | undefined): void {
   world.onPlayerLeave((player) => accountChanged(player.accountId));
 }
 
+/**
+ * The running world the caller plays in: the one its bound or active character is in (on this process), else the
+ * one of its characters in a world here, lowest number first; undefined when none of them is in a world here.
+ */
+async function callerWorld(context: GameContext, identity: Identity): Promise<RunningWorld | undefined> {
+  const active = await activeCharacterId(context, identity);
+  if (active !== null) {
+    const local = worldOfCharacter(context, active);
+    if (local) return local;
+    // Entering: the claim is written before the player is placed in the room.
+    const number = (await worldsOf(context.db, [active])).get(active);
+    const claimed = number === undefined ? undefined : worldNumbered(context, number);
+    if (claimed) return claimed;
+  }
+  // A token bound to one character sees only that one.
+  if (identity.characterId !== undefined) return undefined;
+  return runningWorlds(context).find((world) => [...world.players()].some((player) => player.accountId === identity.accountId));
+}
+
 async function loadAccount(context: GameContext, accountId: string): Promise<AccountSnapshot> {
   const em = context.db.em.fork();
   const user = await requireLiveAccount(em, accountId);
@@ -134,8 +163,7 @@ async function loadAccount(context: GameContext, accountId: string): Promise<Acc
 export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry, context: GameContext): void {
   const cache = new PlayerCache();
   const playerBody = async (identity: Identity): Promise<z.infer<typeof PlayerResponse>> => {
-    const world = worldOf(context);
-    announceWorldChanges(world);
+    for (const world of runningWorlds(context)) announceWorldChanges(world);
     const account = await cache.read(identity.accountId, () => loadAccount(context, identity.accountId), (id) => context.online.has(id));
     // A token bound to one character sees only that one, as its active character.
     const characters = identity.characterId !== undefined ? account.characters.filter((c) => c.id === identity.characterId) : account.characters;
@@ -154,7 +182,7 @@ export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry,
         return {
           id: c.id,
           name: c.name,
-          combatLevel: (online ? world?.player(c.id)?.state.combatLevel : undefined) ?? c.combatLevel,
+          combatLevel: (online ? worldOfCharacter(context, c.id)?.player(c.id)?.state.combatLevel : undefined) ?? c.combatLevel,
           online,
           active: c.id === activeId,
           createdAt: c.createdAt,
@@ -194,26 +222,35 @@ export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry,
   });
 
   defineRoute(router, registry, {
-    method: 'get', path: '/api/v1/world', tags: ['world'], query: NoQuery,
-    summary: 'A snapshot of the running world: id, tick, time, players online, areas',
+    method: 'get', path: '/api/v1/world', tags: ['world'], query: WorldQuery,
+    summary: 'A snapshot of one running world (?world=N, else the caller\'s, else the lowest-numbered): number, id, tick, time, its players, areas',
     responses: { 200: { description: 'the world', schema: WorldResponse } },
-    errors: [400, 503], errorCodes: { 503: ['WORLD_UNAVAILABLE'] },
-  }, ({ res }) => {
-    const world = worldOf(context);
+    errors: [400, 404, 503], errorCodes: { 404: ['WORLD_NOT_FOUND'], 503: ['WORLD_UNAVAILABLE'] },
+  }, async ({ res, identity, query }) => {
     const data = context.data;
+    let world: RunningWorld | undefined;
+    if (query.world !== undefined) {
+      world = worldNumbered(context, query.world);
+      if (!world) throw new GameError('WORLD_NOT_FOUND', `no world ${query.world} runs here`, { world: query.world });
+    } else {
+      world = await callerWorld(context, identity) ?? worldOf(context);
+    }
     if (!world || !data) throw new GameError('WORLD_UNAVAILABLE', 'the world is not running');
+    let playersOnline = 0;
     const counts = new Map<string, number>();
     for (const player of world.players()) {
+      playersOnline += 1;
       for (const area of data.areasById.values()) {
         if (insideRect(area.bounds, player.x, player.z)) counts.set(area.id, (counts.get(area.id) ?? 0) + 1);
       }
     }
     res.json({
+      world: world.worldNumber,
       worldId: world.roomId,
       tick: world.currentTick(),
       tickMs: TICK_MS,
       time: new Date().toISOString(),
-      playersOnline: context.online.size,
+      playersOnline,
       width: data.world.width,
       depth: data.world.depth,
       tileSize: data.world.tileSize,

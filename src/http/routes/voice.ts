@@ -12,7 +12,7 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { assertMayActAs } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
-import { worldOf } from '../../../rooms/world/running-world.ts';
+import { runningWorlds, worldOfCharacter } from '../../../rooms/world/running-world.ts';
 import type { Config } from '../../config.ts';
 import type { GameContext } from '../../context.ts';
 import { GameError } from '../../game/refusal.ts';
@@ -71,7 +71,7 @@ export function registerVoiceRoutes(router: Router, registry: ApiRegistry, conte
   async function characterIdFor(identity: Identity, requested: string | undefined): Promise<string> {
     const id = requested ?? identity.characterId;
     if (id !== undefined) return id;
-    const inWorld = [...(worldOf(context)?.players() ?? [])].filter((player) => player.accountId === identity.accountId);
+    const inWorld = runningWorlds(context).flatMap((world) => [...world.players()].filter((player) => player.accountId === identity.accountId));
     if (inWorld.length === 1) return inWorld[0].id;
     if (inWorld.length === 0) throw new GameError('NOT_IN_WORLD', 'none of your characters is in the world; enter it first');
     const active = await activeCharacterId(context, identity);
@@ -90,7 +90,7 @@ export function registerVoiceRoutes(router: Router, registry: ApiRegistry, conte
     if (!settings) throw new GameError('VOICE_NOT_CONFIGURED', 'voice chat is not configured on this server');
     const characterId = await characterIdFor(identity, query.characterId);
     await assertMayActAs(context.db.em.fork(), identity, characterId);
-    const world = worldOf(context);
+    const world = worldOfCharacter(context, characterId);
     const player = world?.player(characterId);
     if (!world || !player) throw new GameError('NOT_IN_WORLD', 'the character is not in the world; enter it first');
     const grant = { identity: player.id, name: player.name, room: world.roomId };
