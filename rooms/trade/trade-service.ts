@@ -57,6 +57,13 @@ export class TradeService {
     return this.byPlayer.get(characterId);
   }
 
+  /** Whether the player trades now: an open trade, or a pending request it sent or was sent. */
+  isTrading(characterId: string): boolean {
+    if (this.byPlayer.has(characterId)) return true;
+    for (const request of this.requests.values()) if (request.fromId === characterId || request.toId === characterId) return true;
+    return false;
+  }
+
   /** `tradeRequest {targetPlayerId}` → `tradeIncoming` to the target. */
   request(player: OnlinePlayer, targetId: string): void {
     if (targetId === player.id) throw new GameError('SELF_TRADE', 'You cannot trade with yourself');

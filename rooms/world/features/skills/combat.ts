@@ -256,6 +256,7 @@ export function attackStep(world: WorldApi, player: OnlinePlayer, activity: Acti
 
 function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome: AttackOutcome, tick: number): void {
   player.inCombatUntilTick = tick + IN_COMBAT_TICKS;
+  player.lastCombatTick = tick;
   if (target.kind === 'player') {
     hurtPlayer(world, target.player, player.id, outcome.damage, tick);
     for (const [skill, xp] of Object.entries(outcome.xp) as Array<[Skill, number]>) grantXp(world, player, skill, xp);
@@ -286,6 +287,7 @@ function hurtPlayer(world: WorldApi, victim: OnlinePlayer, attackerId: string, l
   const damage = Math.min(levelDamage * HEALTH_SCALE, victim.state.health);
   victim.state.health -= damage;
   victim.inCombatUntilTick = tick + IN_COMBAT_TICKS;
+  victim.lastCombatTick = tick;
   skillBooks.of(victim).healthDirty = true;
   world.markChanged(victim);
   world.sendNear(victim.x, victim.z, world.interestRadius, 'combat:hit', {
