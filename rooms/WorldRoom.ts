@@ -27,6 +27,7 @@ import { admitWorldEntry } from './world/entry-limit.ts';
 import { claimWorld, closeWorld, heartbeat, openWorld, releaseWorld, WORLD_HEARTBEAT_SECONDS } from '../src/db/worlds.ts';
 import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
 import { WORLD_AREAS } from './world/areas.ts';
+import type { WorldListing } from './world/world-choice.ts';
 import { combineAreas } from './world/message-table.ts';
 import type { CommandHandler, LeaveReason, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
@@ -62,11 +63,7 @@ function invalidReconnectionToken(): JoinRefusal {
   return new JoinRefusal('INVALID_RECONNECTION_TOKEN', 'The reconnection token is unknown, used or expired', ErrorCode.MATCHMAKE_EXPIRED);
 }
 
-/** What a world room lists (matchmaking, the world list): its number and whether it is closing. */
-export interface WorldListing {
-  world: number;
-  status: 'open' | 'closing';
-}
+export type { WorldListing } from './world/world-choice.ts';
 
 export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   override maxClients = 500;

@@ -7,9 +7,14 @@
  */
 import { matchMaker, type AuthContext, type IRoomCache } from '@colyseus/core';
 import { GameError } from '../../src/game/refusal.ts';
-import type { WorldListing } from '../WorldRoom.ts';
 
 export const WORLD_ROOM = 'world';
+
+/** What a world room lists (matchmaking, the world list): its number and whether it is closing. */
+export interface WorldListing {
+  world: number;
+  status: 'open' | 'closing';
+}
 /** Highest world number a request may name. */
 export const MAX_WORLD_NUMBER = 9_999;
 
