@@ -23,6 +23,18 @@ export interface ClientLink {
    * that fails is logged by the transport, and the connection stays where it was.
    */
   joinRoom(roomId: string): Promise<void>;
+  /**
+   * Moves the client's connection to another world once the event being handled is done, before its next event:
+   * the room approved a `world:hop` (rooms/world/features/hop.ts) and the transport leaves this world (a consented
+   * leave, which saves) and enters `world` with the character. Returns at once; the transport tells the client.
+   */
+  hopWorld(request: WorldHop): void;
+}
+
+/** An approved world hop: the character and the world it moves to. */
+export interface WorldHop {
+  characterId: string;
+  world: number;
 }
 
 /** A frame serialised by the room and the event it carries (for the transport's outbound count). */

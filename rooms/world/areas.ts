@@ -22,6 +22,7 @@ import { prayer } from './features/skills/prayer.ts';
 import { resources } from './features/skills/work.ts';
 import { social } from './features/social/index.ts';
 import { trade } from './features/trade-requests.ts';
+import { worldHop } from './features/hop.ts';
 
 export const WORLD_AREAS: readonly WorldArea[] = [
   movement, chat,
@@ -30,5 +31,5 @@ export const WORLD_AREAS: readonly WorldArea[] = [
   agents, trade,
   // The game on the tick: nodes and fires, the NPCs' fights, their wandering, then each player's activity step.
   resources, combat, npcs, skills, prayer, social, admin,
-  quests, sessionRights,
+  quests, sessionRights, worldHop,
 ];

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
-import { CLIENT_LINK, type ClientLink, type TextFrame } from '../../rooms/client-link.ts';
+import { CLIENT_LINK, type ClientLink, type TextFrame, type WorldHop } from '../../rooms/client-link.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 export interface JsonChannel {
@@ -21,6 +21,8 @@ export interface JsonChannel {
   membershipEnded(client: JsonClient, code: number | undefined): void;
   /** Joins the connection to another room (see ClientLink.joinRoom); never rejects. */
   joinRoom(roomId: string): Promise<void>;
+  /** Moves the connection to another world after the current event (see ClientLink.hopWorld). */
+  hopWorld(client: JsonClient, request: WorldHop): void;
 }
 
 // The Client interface types messages per room; a JSON channel carries any of them.
@@ -48,6 +50,7 @@ export class JsonClient implements Client, ClientPrivate {
       sendText: (text, event) => channel.sendText(text, event),
       sendTexts: (frames) => channel.sendTexts(frames),
       joinRoom: (roomId) => channel.joinRoom(roomId),
+      hopWorld: (request) => channel.hopWorld(this, request),
     };
   }
 

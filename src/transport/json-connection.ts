@@ -15,7 +15,7 @@ import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
 import { encodeEnvelope, parseEnvelope } from './envelope.ts';
 import { JsonClient, type JsonChannel } from './json-client.ts';
-import type { TextFrame } from '../../rooms/client-link.ts';
+import { clientLink, type TextFrame, type WorldHop } from '../../rooms/client-link.ts';
 import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import { clientAddressOf } from './socket-address.ts';
 import { reserveWorldSeat } from '../../rooms/world/world-choice.ts';
@@ -104,7 +104,9 @@ export class JsonConnection implements JsonChannel {
   private worldJoin: Promise<unknown> | undefined;
   /** While a `world:leave` is being saved by the room. */
   private leaving: Promise<void> | undefined;
-  private leavingClient: { client: JsonClient; done: () => void } | undefined;
+  private leavingClient: { client: JsonClient; done: () => void; quiet: boolean } | undefined;
+  /** A world hop the world approved while handling the current event (carried out before the next: route). */
+  private approvedHop: { client: JsonClient; hop: WorldHop } | undefined;
   private alive = true;
   /** The last frame in line (see enqueue). */
   private inbox: Promise<void> = Promise.resolve();
@@ -163,10 +165,11 @@ export class JsonConnection implements JsonChannel {
 
   membershipEnded(client: JsonClient, code: number | undefined): void {
     if (this.leavingClient?.client === client) {
-      this.leavingClient.done();
+      const { done, quiet } = this.leavingClient;
+      done();
       this.leavingClient = undefined;
       this.leaving = undefined;
-      this.sendEvent('world:left', {});
+      if (!quiet) this.sendEvent('world:left', {});
     } else if (this.linked?.client === client) {
       this.linked = undefined;
     } else if (this.world?.client === client) {
@@ -260,6 +263,14 @@ export class JsonConnection implements JsonChannel {
     const target = this.linked?.room.handles(type) ? this.linked : this.world;
     if (!target) return this.sendError('NOT_IN_WORLD', 'Enter the world first (world:enter)', type);
     await target.room.dispatch(target.client, type, data);
+    const approved = this.approvedHop;
+    this.approvedHop = undefined;
+    if (approved && this.world?.client === approved.client) await this.hopWorldNow(approved.hop);
+  }
+
+  /** The ClientLink's hopWorld: the world approved a `world:hop` of this connection's character (see route). */
+  hopWorld(client: JsonClient, hop: WorldHop): void {
+    if (this.world?.client === client) this.approvedHop = { client, hop };
   }
 
   private async onAuthenticate(data: Record<string, unknown>): Promise<void> {
@@ -311,16 +322,67 @@ export class JsonConnection implements JsonChannel {
         membership.client.disconnected();
         return;
       }
-      this.world = membership;
-      this.sendEvent('world:joined', {
-        roomId: membership.room.roomId,
-        world: membership.room.worldNumber,
-        sessionId: membership.client.sessionId,
-        reconnectionToken: `${membership.room.roomId}:${membership.client.reconnectionToken}`,
-      });
+      this.entered(membership);
     } finally {
       this.joining = false;
       if (this.worldJoin === joined) this.worldJoin = undefined;
+    }
+  }
+
+  private entered(membership: RoomMembership): void {
+    this.world = membership;
+    this.sendEvent('world:joined', {
+      roomId: membership.room.roomId,
+      world: membership.room.worldNumber,
+      sessionId: membership.client.sessionId,
+      reconnectionToken: `${membership.room.roomId}:${membership.client.reconnectionToken}`,
+    });
+  }
+
+  /**
+   * Carries out an approved hop: a consented leave (the room saves the character and releases its world claim;
+   * the entry below waits for that save through context.leaving), then an entry into the target world with the
+   * same character and update encoding: `world:joined` (the new world) and `world:hopped {from, to}`. When the
+   * target refuses now (it filled up since the room checked), the character goes back to the world it left, or
+   * to any world with room; the client gets `world:joined` for it and then the refusal (`error`, event
+   * `world:hop`). If no world takes it (e.g. a second login of the character took it meanwhile), `world:left`.
+   */
+  private async hopWorldNow(hop: WorldHop): Promise<void> {
+    const current = this.world;
+    if (!current) return;
+    const from = current.room.worldNumber;
+    const updates = clientLink(current.client)?.updates ?? 'json';
+    this.world = undefined;
+    this.joining = true;
+    try {
+      this.leaving = new Promise<void>((resolve) => {
+        this.leavingClient = { client: current.client, done: resolve, quiet: true };
+      });
+      current.client.ref.emit('message', Buffer.from([12 /* Protocol.LEAVE_ROOM */]));
+      await this.leaving;
+      let refusal: unknown;
+      for (const world of [hop.world, from, undefined]) {
+        if (!this.alive) return;
+        try {
+          const membership = await this.join({ characterId: hop.characterId, world }, updates);
+          if (!this.alive) return membership.client.disconnected();
+          this.entered(membership);
+          if (world === hop.world) this.sendEvent('world:hopped', { from, to: hop.world });
+          break;
+        } catch (error) {
+          refusal ??= error;
+          // Another login holds the character now: it is in the world there, not here.
+          if (this.services.toCodedError(error).code === 'ALREADY_ONLINE') break;
+        }
+      }
+      if (refusal !== undefined) {
+        if (!this.world) this.sendEvent('world:left', {});
+        const coded = this.services.toCodedError(refusal);
+        this.log.info({ code: coded.code, from, to: hop.world }, 'world hop refused by the target world');
+        this.sendError(coded.code, coded.message, 'world:hop');
+      }
+    } finally {
+      this.joining = false;
     }
   }
 
@@ -371,7 +433,7 @@ export class JsonConnection implements JsonChannel {
     if (!world) return this.sendError('NOT_IN_WORLD', 'Not in the world', 'world:leave');
     this.world = undefined;
     this.leaving = new Promise<void>((resolve) => {
-      this.leavingClient = { client: world.client, done: resolve };
+      this.leavingClient = { client: world.client, done: resolve, quiet: false };
     });
     world.client.ref.emit('message', Buffer.from([12 /* Protocol.LEAVE_ROOM */]));
     await this.leaving;

@@ -52,6 +52,7 @@ class Observer {
       sendText: (text) => this.receive([text]),
       sendTexts: (frames) => this.receive(frames.map((f) => f.text)),
       joinRoom: async () => {},
+      hopWorld: () => {},
     };
     this.client = { [CLIENT_LINK]: link } as unknown as Client;
   }

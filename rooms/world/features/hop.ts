@@ -1,0 +1,48 @@
+/**
+ * `world:hop {world}`: moving the character to another world (docs/protocol.md "World hopping"). The room checks
+ * the hop here (src/game/world-hop.ts: not the same world, not trading, not in a dialogue, not within 10 s of
+ * combat; then that the world exists and has room) and approves it; nothing has changed yet. A /ws connection is
+ * moved by its transport (ClientLink.hopWorld: a consented leave, which saves, then an entry into the world); an
+ * SDK client is sent `world:hop {from, world, characterId}` and leaves and joins `world` itself.
+ */
+import { z } from 'zod';
+import { GameError } from '../../../src/game/refusal.ts';
+import { hopRefusal } from '../../../src/game/world-hop.ts';
+import { clientLink } from '../../client-link.ts';
+import { tradeServices } from '../../trade/trade-service.ts';
+import { defineArea, on, type HandlerContext } from '../area.ts';
+import type { OnlinePlayer } from '../online-player.ts';
+import type { WorldApi } from '../world-api.ts';
+import { MAX_WORLD_NUMBER, findWorld, isFull } from '../world-choice.ts';
+import { openDialogues } from './quests/dialogue-sessions.ts';
+
+const HopRequest = z.object({ world: z.number().int().min(1).max(MAX_WORLD_NUMBER) }).strict();
+
+function assertMayHop(world: WorldApi, player: OnlinePlayer, to: number): void {
+  const refusal = hopRefusal({
+    from: player.world, to,
+    trading: tradeServices.of(world).isTrading(player.id) || player.lock !== undefined,
+    inDialogue: openDialogues.of(world).has(player.id),
+    lastCombatTick: player.lastCombatTick,
+    tick: world.currentTick(),
+  });
+  if (refusal) throw new GameError(refusal.code, refusal.message, refusal.details);
+}
+
+async function hop({ world, player, client }: HandlerContext, { world: to }: z.infer<typeof HopRequest>): Promise<void> {
+  assertMayHop(world, player, to);
+  const listing = await findWorld(to);
+  if (!listing || listing.metadata!.status === 'closing') throw new GameError('WORLD_NOT_FOUND', `There is no open world ${to}`);
+  if (listing.locked || isFull(listing)) throw new GameError('WORLD_FULL', `World ${to} is full`);
+  // The listing was awaited: a trade request or a hit may have come meanwhile.
+  assertMayHop(world, player, to);
+  const link = clientLink(client);
+  if (link) link.hopWorld({ characterId: player.id, world: to });
+  else client.send('world:hop', { from: player.world, world: to, characterId: player.id });
+}
+
+export const worldHop = defineArea({
+  name: 'world-hop',
+  messages: { 'world:hop': on(HopRequest, hop) },
+  sends: ['world:hop', 'error'],
+});
