@@ -30,6 +30,8 @@ export interface WalkerRunOptions {
   warmupSeconds?: number;
   /** Poll /health and /status during the measured window (game server only). */
   probes?: boolean;
+  /** Players per world on the game server (WORLD_CAPACITY); default: every walker in one world. */
+  worldCapacity?: number;
   log?: (line: string) => void;
 }
 
@@ -43,6 +45,9 @@ export interface ProbeFigures {
 export interface WalkerRunResult {
   label: string;
   kind: 'json' | 'sdk';
+  /** Players per world the game server ran with (WORLD_CAPACITY), and the worlds it had open at the end. */
+  worldCapacity?: number;
+  worlds?: number;
   /** Bytes of the same world:update frames packed with msgpack, per byte of the JSON text received (sampled). */
   msgpackToJsonBytes?: number;
   /** Set for /ws bots that asked for another world:update encoding than the readable default. */
@@ -105,6 +110,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     ? await startServerProcess([...profilingFlags(), 'src/start.js'], {
       NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PGLITE_DATA_DIR: pgliteDir, JWT_SECRET: SECRET,
       METRICS_TOKEN, LOG_LEVEL: 'warn', SAVE_INTERVAL: '60',
+      WORLD_CAPACITY: String(options.worldCapacity ?? Math.max(options.clients, 1)),
     }, port)
     : await startServerProcess(['loadtest/baseline/bare-server.ts', String(port)], { NODE_ENV: 'test' }, port);
   const idleRss = rssBytes(server.child.pid!);
@@ -154,6 +160,10 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const result: WalkerRunResult = {
       label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots${options.updates === 'compact' ? ' (compact updates)' : ''}`,
       kind: options.kind,
+      ...(game ? {
+        worldCapacity: options.worldCapacity ?? Math.max(options.clients, 1),
+        worlds: metricsAfter.split('\n').filter((line) => line.startsWith('game_world_players{')).length,
+      } : {}),
       ...(options.updates && options.updates !== 'json' ? { updates: options.updates } : {}),
       server: options.server,
       clients: options.clients,

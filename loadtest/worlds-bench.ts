@@ -1,0 +1,100 @@
+/**
+ * Issue #19's single-process targets, every figure beside its baseline in the same run (docs/worlds.md):
+ *   1. the official client holds a full server: N SDK walkers spread over worlds of WORLD_CAPACITY, against N /ws
+ *      JSON walkers in one world (and N SDK walkers in one world, the case many worlds exist for);
+ *   2. cost is linear in players: server CPU per player-tick at N/4, N/2 and N walkers, SDK and JSON, in worlds of
+ *      WORLD_CAPACITY — the N figure within 1.3 × the N/4 one.
+ * Writes the `worlds` section of docs/BENCHMARKS.md (kept by `npm run bench`).
+ *   npm run bench:worlds                              # 2,000 walkers, worlds of 500, 20 s windows
+ *   npm run bench:worlds -- --walkers 1000 --capacity 250 --duration 15 --skip-one-world-sdk
+ */
+import { parseArgs } from 'node:util';
+import { writeSection, sectionMarkers } from './lib/benchmarks-doc.ts';
+import { round } from './lib/stats.ts';
+import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
+
+const SECTION = 'worlds';
+const { values } = parseArgs({
+  options: {
+    walkers: { type: 'string', default: '2000' },
+    capacity: { type: 'string', default: '500' },
+    duration: { type: 'string', default: '20' },
+    'skip-one-world-sdk': { type: 'boolean', default: false },
+  },
+});
+const walkers = Number(values.walkers);
+const capacity = Number(values.capacity);
+const durationSeconds = Number(values.duration);
+const log = (line: string) => console.log(line);
+
+interface Row {
+  what: string;
+  kind: 'json' | 'sdk';
+  walkers: number;
+  worldCapacity: number;
+  worlds: number;
+  result: WalkerRunResult;
+}
+
+const rows: Row[] = [];
+async function run(what: string, kind: 'json' | 'sdk', clients: number, worldCapacity: number): Promise<Row> {
+  log(`${what}: ${clients} ${kind} walkers, worlds of ${worldCapacity}, ${durationSeconds} s`);
+  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, log });
+  const row = { what, kind, walkers: clients, worldCapacity, worlds: result.worlds ?? 0, result };
+  console.table([summary(row)]);
+  rows.push(row);
+  return row;
+}
+
+function summary(row: Row) {
+  const r = row.result;
+  return {
+    what: row.what, walkers: r.joined, worlds: row.worlds, cpuCores: r.serverCpuCores, cpuUsPerPlayerTick: r.cpuUsPerPlayerTick,
+    ackP99Ms: r.ackP99Ms, lagP99Ms: r.eventLoopLagP99Ms, idleLagP99Ms: r.idleLagP99Ms, errors: r.errors,
+  };
+}
+
+// Target 1: the JSON baseline first, then the SDK in worlds, then (optionally) the SDK in one world.
+const jsonOneWorld = await run('/ws JSON, one world (baseline)', 'json', walkers, walkers);
+const sdkWorlds = await run(`SDK, worlds of ${capacity}`, 'sdk', walkers, capacity);
+const sdkOneWorld = values['skip-one-world-sdk'] ? undefined : await run('SDK, one world', 'sdk', walkers, walkers);
+
+// Target 2: the same two kinds at a quarter and a half of the load, in worlds of the same capacity.
+const jsonWorlds = await run(`/ws JSON, worlds of ${capacity}`, 'json', walkers, capacity);
+const scaling: Array<{ kind: 'json' | 'sdk'; rows: Row[] }> = [];
+for (const kind of ['sdk', 'json'] as const) {
+  const top = kind === 'sdk' ? sdkWorlds : jsonWorlds;
+  const quarter = await run(`${kind === 'sdk' ? 'SDK' : '/ws JSON'}, worlds of ${capacity}`, kind, Math.round(walkers / 4), capacity);
+  const half = await run(`${kind === 'sdk' ? 'SDK' : '/ws JSON'}, worlds of ${capacity}`, kind, Math.round(walkers / 2), capacity);
+  scaling.push({ kind, rows: [quarter, half, top] });
+}
+
+const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
+const lines: string[] = [];
+const { start, end } = sectionMarkers(SECTION);
+lines.push(start, '## Many worlds on one process (issue #19)', '');
+lines.push(`\`npm run bench:worlds -- --walkers ${walkers} --capacity ${capacity} --duration ${durationSeconds}\`, ${new Date().toISOString().slice(0, 16)}Z. `
+  + 'One game server process; the bots share the machine\'s two cores. Each row is its own server run (fresh embedded database), '
+  + 'in the order listed.', '');
+lines.push('### The official client holds a full server', '');
+lines.push('| run | walkers | worlds | server CPU (cores) | CPU / player / tick | move → ack p99 | event-loop lag p99 (idle) | errors |');
+lines.push('|---|---|---|---|---|---|---|---|');
+for (const row of [jsonOneWorld, sdkWorlds, sdkOneWorld].filter((r): r is Row => r !== undefined)) {
+  const r = row.result;
+  lines.push(`| ${row.what} | ${r.joined} | ${row.worlds} | ${r.serverCpuCores} | ${r.cpuUsPerPlayerTick} µs | ${r.ackP99Ms} ms | ${r.eventLoopLagP99Ms} ms (${r.idleLagP99Ms} ms) | ${r.errors} |`);
+}
+lines.push('');
+lines.push(`SDK in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
+  + `lag p99 ${ratio(sdkWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} × (target: ≤ 1 × each).`
+  + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.` : ''), '');
+lines.push('### Cost per player-tick against the number of players', '');
+lines.push(`| walkers | SDK CPU / player / tick | /ws JSON CPU / player / tick |`);
+lines.push('|---|---|---|');
+const [sdkRows, jsonRows] = [scaling.find((s) => s.kind === 'sdk')!.rows, scaling.find((s) => s.kind === 'json')!.rows];
+for (let i = 0; i < 3; i++) {
+  lines.push(`| ${sdkRows[i].result.joined} / ${jsonRows[i].result.joined} | ${sdkRows[i].result.cpuUsPerPlayerTick} µs | ${jsonRows[i].result.cpuUsPerPlayerTick} µs |`);
+}
+lines.push(`| **${walkers} ÷ ${Math.round(walkers / 4)}** | **${ratio(sdkRows[2].result.cpuUsPerPlayerTick, sdkRows[0].result.cpuUsPerPlayerTick)} ×** | **${ratio(jsonRows[2].result.cpuUsPerPlayerTick, jsonRows[0].result.cpuUsPerPlayerTick)} ×** |`);
+lines.push('', 'Target: the largest load within 1.3 × the quarter load, per kind.', end);
+writeSection(SECTION, lines.join('\n'));
+console.log(lines.join('\n'));
