@@ -134,3 +134,37 @@ describe(`REST and agents with two worlds on one process (${databaseUnderTest()}
     assert.equal((decodeJwt(response.body.token).video as { room: string }).room, roomId);
   });
 });
+
+describe(`a world that closes leaves the running worlds (${databaseUnderTest()}) @db`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ WORLD_CAPACITY: '1', WORLDS_MIN: '1', WORLD_IDLE_CLOSE_SECONDS: '1' });
+  });
+  after(() => server?.close());
+
+  it('is found by number while it runs, and is WORLD_NOT_FOUND once it closed empty', async () => {
+    const enter = async () => {
+      const account = await anonymousAccount(server);
+      const { id: characterId } = await createCharacterRow(server, account.accountId);
+      const socket = await JsonWsClient.connect(server.wsUrl);
+      socket.send('authenticate', { token: account.token });
+      await socket.waitFor('authResult');
+      socket.send('world:enter', { characterId });
+      return { account, socket, world: (await socket.waitFor('world:joined')).data.world as number };
+    };
+    const first = await enter();
+    const second = await enter();
+    assert.notEqual(second.world, first.world, 'a world of one seat is full');
+    assert.equal((await call(server, 'GET', '/api/v1/world', second.account.token)).body.world, second.world);
+    second.socket.send('world:leave');
+    await second.socket.waitFor('world:left');
+    second.socket.close();
+    await eventually(async () => (worldNumbered(server.context, second.world) ? undefined : true), 15_000, 'the empty world to close');
+    const gone = await call(server, 'GET', `/api/v1/world?world=${second.world}`, first.account.token);
+    assert.deepEqual([gone.status, gone.body.code], [404, 'WORLD_NOT_FOUND']);
+    assert.equal((await call(server, 'GET', '/api/v1/world', first.account.token)).body.world, first.world);
+    first.socket.close();
+  });
+});
