@@ -58,6 +58,11 @@ export function readSocialLists(db: Database, characterId: string, accountId: st
   return loadSocialLists(db.em.fork(), characterId, accountId);
 }
 
+/** The character by id or name outside a transaction (a private message's recipient). */
+export function lookupCharacterRef(db: Database, ref: { characterId: string } | { name: string }): Promise<CharacterRef | null> {
+  return findCharacterRef(db.em.fork(), ref);
+}
+
 /** Names of the given characters (id → name; unknown ids are left out). */
 export async function characterNames(db: Database, ids: readonly string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();

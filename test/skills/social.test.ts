@@ -28,11 +28,11 @@ describe('friends, private messages and ignore lists over real sockets @db', fun
     const twice = await request(a.client, 'friend:request', { characterId: b.characterId }, 'friend:requestSent');
     assert.equal(twice.ok ? 'sent' : twice.code, 'ALREADY_REQUESTED');
     const state = await b.client.waitFor('social:state', (d) => d.incoming.length === 1);
-    assert.deepEqual(state.data.incoming, [{ characterId: a.characterId, name: aName, online: true }]);
+    assert.deepEqual(state.data.incoming, [{ characterId: a.characterId, name: aName, online: true, world: lastSync(a.client).world }]);
 
     const accepted = await request(b.client, 'friend:accept', { characterId: a.characterId }, 'friend:added');
     assert.ok(accepted.ok);
-    assert.deepEqual((await a.client.waitFor('friend:added')).data, { characterId: b.characterId, name: bName, online: true });
+    assert.deepEqual((await a.client.waitFor('friend:added')).data, { characterId: b.characterId, name: bName, online: true, world: lastSync(b.client).world });
     const rows = await server.context.db.em.fork().execute<Array<{ character_id: string }>>(
       'select character_id from friendships where character_id in (?, ?)', [a.characterId, b.characterId]);
     assert.equal(rows.length, 2, 'a friendship is stored in both directions');
