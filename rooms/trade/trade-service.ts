@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { matchMaker, type Client } from '@colyseus/core';
 import { writeTradeAudit } from '../../src/db/trade-audit.ts';
+import { worldsOf } from '../../src/db/worlds.ts';
 import { chebyshev } from '../../src/game/geometry.ts';
 import type { Logger } from '../../src/logger.ts';
 import { GameError } from '../../src/game/refusal.ts';
@@ -64,11 +65,20 @@ export class TradeService {
     return false;
   }
 
-  /** `tradeRequest {targetPlayerId}` → `tradeIncoming` to the target. */
-  request(player: OnlinePlayer, targetId: string): void {
+  /**
+   * `tradeRequest {targetPlayerId}` → `tradeIncoming` to the target. Trades stay inside one world: a target in
+   * another world (on any process: the database says where) is NOT_IN_YOUR_WORLD, one in none PLAYER_NOT_FOUND.
+   */
+  async request(player: OnlinePlayer, targetId: string): Promise<void> {
     if (targetId === player.id) throw new GameError('SELF_TRADE', 'You cannot trade with yourself');
     const target = this.world.player(targetId);
-    if (!target) throw new GameError('PLAYER_NOT_FOUND', 'That player is not in the world');
+    if (!target) {
+      const elsewhere = (await worldsOf(this.world.context().db, [targetId])).get(targetId);
+      if (elsewhere !== undefined && elsewhere !== this.world.worldNumber) {
+        throw new GameError('NOT_IN_YOUR_WORLD', `That player is in world ${elsewhere}; trade with players of your own world`, { world: elsewhere });
+      }
+      throw new GameError('PLAYER_NOT_FOUND', 'That player is not in the world');
+    }
     if (!this.connected(target)) throw new GameError('PLAYER_NOT_FOUND', `${target.name} is not connected`);
     if (target.accountId === player.accountId) throw new GameError('SELF_TRADE', 'You cannot trade with your own characters');
     const pairKey = `${player.id}>${target.id}`;

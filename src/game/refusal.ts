@@ -55,6 +55,8 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
   // REST routes
   CHARACTER_REQUIRED: 400,
   NOT_IN_WORLD: 409,
+  // a trade request to a player online in another world (trading.md)
+  NOT_IN_YOUR_WORLD: 409,
   VOICE_NOT_CONFIGURED: 404,
   WORLD_NOT_FOUND: 404,
   CROSS_SITE_REFUSED: 403,
