@@ -69,7 +69,7 @@ async function measure(processes: 1 | 2, databaseUrl: string, seeds: Awaited<Ret
       const port = await freePort();
       servers.push(await startServerProcess(['src/start.js'], {
         NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl, JWT_SECRET: SECRET,
-        LOG_LEVEL: 'warn', SAVE_INTERVAL: '60', ...(processes === 2 ? { REDIS_URL, CLUSTER_KEY_PREFIX: prefix, RATE_LIMIT_KEY_PREFIX: prefix } : {}),
+        LOG_LEVEL: 'warn', SAVE_INTERVAL: '60', WORLD_CAPACITY: '5000', ...(processes === 2 ? { REDIS_URL, CLUSTER_KEY_PREFIX: prefix, RATE_LIMIT_KEY_PREFIX: prefix } : {}),
       }, port));
       pinned = pin(servers[i].child.pid!, i) && pinned;
     }

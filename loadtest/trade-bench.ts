@@ -97,6 +97,8 @@ export async function runTradeBench(): Promise<TradeBenchFigures> {
   const server = await startServerProcess([...nodeFlags, 'src/start.js'], {
     NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: raw, JWT_SECRET: SECRET, LOG_LEVEL: 'error',
     TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600',
+    // One world: trading partners must share it (NOT_IN_YOUR_WORLD otherwise).
+    WORLD_CAPACITY: '5000',
   }, port);
   const sockets: BotSocket[] = [];
   let completed = 0;

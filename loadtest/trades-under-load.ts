@@ -226,6 +226,8 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
       LOG_LEVEL: 'warn', TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000',
       // No auto-save inside the windows: one window with a save of every character and one without would bias the difference.
       SAVE_INTERVAL: '3600',
+      // One full world (issue #20's load), whose trading partners share it.
+      WORLD_CAPACITY: '5000',
     }, port);
     const walkers = seeds.map((seed) => new JsonWalker(server.wsUrl, seed, grid, stats));
     try {

@@ -151,6 +151,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       WS_MESSAGES_PER_SECOND: '1000', TRADE_REQUEST_COOLDOWN_MS: '0',
       // Ground items must not expire (a sink) nor become public (another bot could pick them up) during the soak.
       GROUND_ITEM_PRIVATE_SECONDS: '86400', GROUND_ITEM_PUBLIC_SECONDS: '86400',
+      // One world: the bots trade with each other, and trades stay inside a world.
+      WORLD_CAPACITY: '5000',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const port = await freePort();
