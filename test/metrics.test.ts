@@ -86,8 +86,9 @@ describe('GET /metrics @db', function () {
     const sdk = await sdkPlayer(server, sdkAccount, (await createCharacterRow(server, sdkAccount.accountId, { x: 131, z: 121 })).id);
     sdk.onMessage('*', () => {});
 
-    const worldId = server.context.metrics.worlds.keys().next().value as string;
-    assert.equal(typeof worldId, 'string');
+    // Per-world series are labelled with the world's number (docs/worlds.md).
+    const worldId = String(server.context.metrics.worlds.values().next().value!.worldNumber);
+    assert.match(worldId, /^[1-9][0-9]*$/);
     const grew = (all: Series[], event: string, by: number) =>
       value(all, 'game_messages_out_total', { event }) - value(before, 'game_messages_out_total', { event }) >= by;
     const ticks = (all: Series[]) => value(all, 'game_tick_duration_seconds_count', { world: worldId });
