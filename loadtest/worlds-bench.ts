@@ -4,24 +4,34 @@
  *      JSON walkers in one world (and N SDK walkers in one world, the case many worlds exist for);
  *   2. cost is linear in players: server CPU per player-tick at N/4, N/2 and N walkers, SDK and JSON, in worlds of
  *      WORLD_CAPACITY — the N figure within 1.3 × the N/4 one.
- * Writes the `worlds` section of docs/BENCHMARKS.md (kept by `npm run bench`).
+ *   3. a hop costs no more than a login, and a private message to another world no more than one within a world
+ *      (loadtest/lib/hop-scenario.ts).
+ * Writes the `worlds` and `worlds-hops` sections of docs/BENCHMARKS.md (kept by `npm run bench`).
  *   npm run bench:worlds                              # 2,000 walkers, worlds of 500, 20 s windows
  *   npm run bench:worlds -- --walkers 1000 --capacity 250 --duration 15 --skip-one-world-sdk
+ *   npm run bench:worlds -- --only hops --samples 100 --background 500   # hop and private-message latency
  */
 import { parseArgs } from 'node:util';
 import { writeSection, sectionMarkers } from './lib/benchmarks-doc.ts';
 import { round } from './lib/stats.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
+import { runHopScenario, type LatencyPair } from './lib/hop-scenario.ts';
 
 const SECTION = 'worlds';
+const HOPS_SECTION = 'worlds-hops';
 const { values } = parseArgs({
   options: {
     walkers: { type: 'string', default: '2000' },
     capacity: { type: 'string', default: '500' },
     duration: { type: 'string', default: '20' },
     'skip-one-world-sdk': { type: 'boolean', default: false },
+    /** walkers (targets 1 and 2) or hops (hop and private-message latency); both by default. */
+    only: { type: 'string' },
+    samples: { type: 'string', default: '100' },
+    background: { type: 'string', default: '500' },
   },
 });
+const wants = (part: string) => values.only === undefined || values.only === part;
 const walkers = Number(values.walkers);
 const capacity = Number(values.capacity);
 const durationSeconds = Number(values.duration);
@@ -54,47 +64,71 @@ function summary(row: Row) {
   };
 }
 
-// Target 1: the JSON baseline first, then the SDK in worlds, then (optionally) the SDK in one world.
-const jsonOneWorld = await run('/ws JSON, one world (baseline)', 'json', walkers, walkers);
-const sdkWorlds = await run(`SDK, worlds of ${capacity}`, 'sdk', walkers, capacity);
-const sdkOneWorld = values['skip-one-world-sdk'] ? undefined : await run('SDK, one world', 'sdk', walkers, walkers);
+if (wants('walkers')) {
+  // Target 1: the JSON baseline first, then the SDK in worlds, then (optionally) the SDK in one world.
+  const jsonOneWorld = await run('/ws JSON, one world (baseline)', 'json', walkers, walkers);
+  const sdkWorlds = await run(`SDK, worlds of ${capacity}`, 'sdk', walkers, capacity);
+  const sdkOneWorld = values['skip-one-world-sdk'] ? undefined : await run('SDK, one world', 'sdk', walkers, walkers);
 
-// Target 2: the same two kinds at a quarter and a half of the load, in worlds of the same capacity.
-const jsonWorlds = await run(`/ws JSON, worlds of ${capacity}`, 'json', walkers, capacity);
-const scaling: Array<{ kind: 'json' | 'sdk'; rows: Row[] }> = [];
-for (const kind of ['sdk', 'json'] as const) {
-  const top = kind === 'sdk' ? sdkWorlds : jsonWorlds;
-  const quarter = await run(`${kind === 'sdk' ? 'SDK' : '/ws JSON'}, worlds of ${capacity}`, kind, Math.round(walkers / 4), capacity);
-  const half = await run(`${kind === 'sdk' ? 'SDK' : '/ws JSON'}, worlds of ${capacity}`, kind, Math.round(walkers / 2), capacity);
-  scaling.push({ kind, rows: [quarter, half, top] });
+  // Target 2: the same two kinds at a quarter and a half of the load, in worlds of the same capacity.
+  const jsonWorlds = await run(`/ws JSON, worlds of ${capacity}`, 'json', walkers, capacity);
+  const scaling: Array<{ kind: 'json' | 'sdk'; rows: Row[] }> = [];
+  for (const kind of ['sdk', 'json'] as const) {
+    const top = kind === 'sdk' ? sdkWorlds : jsonWorlds;
+    const quarter = await run(`${kind === 'sdk' ? 'SDK' : '/ws JSON'}, worlds of ${capacity}`, kind, Math.round(walkers / 4), capacity);
+    const half = await run(`${kind === 'sdk' ? 'SDK' : '/ws JSON'}, worlds of ${capacity}`, kind, Math.round(walkers / 2), capacity);
+    scaling.push({ kind, rows: [quarter, half, top] });
+  }
+
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
+  const lines: string[] = [];
+  const { start, end } = sectionMarkers(SECTION);
+  lines.push(start, '## Many worlds on one process (issue #19)', '');
+  lines.push(`\`npm run bench:worlds -- --walkers ${walkers} --capacity ${capacity} --duration ${durationSeconds}\`, ${new Date().toISOString().slice(0, 16)}Z. `
+    + 'One game server process; the bots share the machine\'s two cores. Each row is its own server run (fresh embedded database), '
+    + 'in the order listed.', '');
+  lines.push('### The official client holds a full server', '');
+  lines.push('| run | walkers | worlds | server CPU (cores) | CPU / player / tick | move → ack p99 | event-loop lag p99 (idle) | errors |');
+  lines.push('|---|---|---|---|---|---|---|---|');
+  for (const row of [jsonOneWorld, sdkWorlds, sdkOneWorld].filter((r): r is Row => r !== undefined)) {
+    const r = row.result;
+    lines.push(`| ${row.what} | ${r.joined} | ${row.worlds} | ${r.serverCpuCores} | ${r.cpuUsPerPlayerTick} µs | ${r.ackP99Ms} ms | ${r.eventLoopLagP99Ms} ms (${r.idleLagP99Ms} ms) | ${r.errors} |`);
+  }
+  lines.push('');
+  lines.push(`SDK in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
+    + `lag p99 ${ratio(sdkWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} × (target: ≤ 1 × each).`
+    + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.` : ''), '');
+  lines.push('### Cost per player-tick against the number of players', '');
+  lines.push(`| walkers | SDK CPU / player / tick | /ws JSON CPU / player / tick |`);
+  lines.push('|---|---|---|');
+  const [sdkRows, jsonRows] = [scaling.find((s) => s.kind === 'sdk')!.rows, scaling.find((s) => s.kind === 'json')!.rows];
+  for (let i = 0; i < 3; i++) {
+    lines.push(`| ${sdkRows[i].result.joined} / ${jsonRows[i].result.joined} | ${sdkRows[i].result.cpuUsPerPlayerTick} µs | ${jsonRows[i].result.cpuUsPerPlayerTick} µs |`);
+  }
+  lines.push(`| **${walkers} ÷ ${Math.round(walkers / 4)}** | **${ratio(sdkRows[2].result.cpuUsPerPlayerTick, sdkRows[0].result.cpuUsPerPlayerTick)} ×** | **${ratio(jsonRows[2].result.cpuUsPerPlayerTick, jsonRows[0].result.cpuUsPerPlayerTick)} ×** |`);
+  lines.push('', 'Target: the largest load within 1.3 × the quarter load, per kind.', end);
+  writeSection(SECTION, lines.join('\n'));
+  console.log(lines.join('\n'));
 }
 
-const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
-const lines: string[] = [];
-const { start, end } = sectionMarkers(SECTION);
-lines.push(start, '## Many worlds on one process (issue #19)', '');
-lines.push(`\`npm run bench:worlds -- --walkers ${walkers} --capacity ${capacity} --duration ${durationSeconds}\`, ${new Date().toISOString().slice(0, 16)}Z. `
-  + 'One game server process; the bots share the machine\'s two cores. Each row is its own server run (fresh embedded database), '
-  + 'in the order listed.', '');
-lines.push('### The official client holds a full server', '');
-lines.push('| run | walkers | worlds | server CPU (cores) | CPU / player / tick | move → ack p99 | event-loop lag p99 (idle) | errors |');
-lines.push('|---|---|---|---|---|---|---|---|');
-for (const row of [jsonOneWorld, sdkWorlds, sdkOneWorld].filter((r): r is Row => r !== undefined)) {
-  const r = row.result;
-  lines.push(`| ${row.what} | ${r.joined} | ${row.worlds} | ${r.serverCpuCores} | ${r.cpuUsPerPlayerTick} µs | ${r.ackP99Ms} ms | ${r.eventLoopLagP99Ms} ms (${r.idleLagP99Ms} ms) | ${r.errors} |`);
+if (wants('hops')) {
+  const samples = Number(values.samples);
+  const background = Number(values.background);
+  log(`hops: ${samples} hops and ${samples} logins, ${samples} private messages within and across worlds, beside ${background} walkers`);
+  const figures = await runHopScenario({ background, samples, log });
+  const row = (what: string, baseline: string, p: LatencyPair) =>
+    `| ${what} | ${p.p50Ms} ms | ${p.p99Ms} ms | ${baseline} | ${p.baselineP50Ms} ms | ${p.baselineP99Ms} ms | **${p.ratio} ×** | ${p.samples} |`;
+  const { start, end } = sectionMarkers(HOPS_SECTION);
+  const text = [
+    start, '### Hops and private messages across worlds', '',
+    `\`npm run bench:worlds -- --only hops --samples ${samples} --background ${background}\`, ${new Date().toISOString().slice(0, 16)}Z. `
+      + `One server, two standing worlds, ${figures.background} /ws walkers in the first; samples alternate with their baseline.`, '',
+    '| measured | p50 | p99 | baseline | p50 | p99 | p99 ÷ baseline p99 (target ≤ 1.5) | samples |',
+    '|---|---|---|---|---|---|---|---|',
+    row('world hop (`world:hop` → `world:hopped`)', 'fresh login (connect → `world:joined`)', figures.hops),
+    row('private message to another world', 'private message in the same world', figures.privateMessages),
+    '', 'A hop saves and closes the session, releases the world claim, and enters the new world after that commit: no timer guards it.', end,
+  ].join('\n');
+  writeSection(HOPS_SECTION, text);
+  console.log(text);
 }
-lines.push('');
-lines.push(`SDK in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
-  + `lag p99 ${ratio(sdkWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} × (target: ≤ 1 × each).`
-  + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.` : ''), '');
-lines.push('### Cost per player-tick against the number of players', '');
-lines.push(`| walkers | SDK CPU / player / tick | /ws JSON CPU / player / tick |`);
-lines.push('|---|---|---|');
-const [sdkRows, jsonRows] = [scaling.find((s) => s.kind === 'sdk')!.rows, scaling.find((s) => s.kind === 'json')!.rows];
-for (let i = 0; i < 3; i++) {
-  lines.push(`| ${sdkRows[i].result.joined} / ${jsonRows[i].result.joined} | ${sdkRows[i].result.cpuUsPerPlayerTick} µs | ${jsonRows[i].result.cpuUsPerPlayerTick} µs |`);
-}
-lines.push(`| **${walkers} ÷ ${Math.round(walkers / 4)}** | **${ratio(sdkRows[2].result.cpuUsPerPlayerTick, sdkRows[0].result.cpuUsPerPlayerTick)} ×** | **${ratio(jsonRows[2].result.cpuUsPerPlayerTick, jsonRows[0].result.cpuUsPerPlayerTick)} ×** |`);
-lines.push('', 'Target: the largest load within 1.3 × the quarter load, per kind.', end);
-writeSection(SECTION, lines.join('\n'));
-console.log(lines.join('\n'));
