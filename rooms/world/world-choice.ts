@@ -29,9 +29,9 @@ interface SeatReservation {
  */
 export const STANDING_WORLD = { standing: true } as const;
 
-/** The options a world entry passes on: the character, and the world asked for. */
+/** The options a world entry passes on: the character, the world asked for, and an SDK client's `updates`. */
 export function entryOptions(options: Record<string, unknown>): Record<string, unknown> {
-  return { characterId: options.characterId, createCharacter: options.createCharacter, world: options.world };
+  return { characterId: options.characterId, createCharacter: options.createCharacter, world: options.world, updates: options.updates };
 }
 
 export type WorldRoomListing = IRoomCache & { metadata?: Partial<WorldListing> };
@@ -62,14 +62,20 @@ export function isFull(listing: IRoomCache): boolean {
   return listing.clients >= listing.maxClients;
 }
 
+/** The listing of an open world with a free seat, or WORLD_NOT_FOUND (none, or closing) / WORLD_FULL. */
+export async function openWorldWithRoom(world: number): Promise<WorldRoomListing> {
+  const listing = await findWorld(world);
+  if (!listing || listing.metadata!.status === 'closing') throw new GameError('WORLD_NOT_FOUND', `There is no open world ${world}`);
+  if (listing.locked || isFull(listing)) throw new GameError('WORLD_FULL', `World ${world} is full`);
+  return listing;
+}
+
 /** Reserves a seat in the requested world, or in the one the matchmaker picks. */
 export async function reserveWorldSeat(requested: Record<string, unknown>, auth: AuthContext | undefined): Promise<SeatReservation> {
   const options = entryOptions(requested);
   const world = requestedWorld(options);
   if (world === undefined) return (await matchMaker.joinOrCreate(WORLD_ROOM, options, auth)) as SeatReservation;
-  const listing = await findWorld(world);
-  if (!listing || listing.metadata!.status === 'closing') throw new GameError('WORLD_NOT_FOUND', `There is no open world ${world}`);
-  if (listing.locked || isFull(listing)) throw new GameError('WORLD_FULL', `World ${world} is full`);
+  const listing = await openWorldWithRoom(world);
   try {
     return (await matchMaker.joinById(listing.roomId, options, auth)) as SeatReservation;
   } catch (error) {

@@ -13,7 +13,7 @@ import { tradeServices } from '../../trade/trade-service.ts';
 import { defineArea, on, type HandlerContext } from '../area.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import type { WorldApi } from '../world-api.ts';
-import { MAX_WORLD_NUMBER, findWorld, isFull } from '../world-choice.ts';
+import { MAX_WORLD_NUMBER, openWorldWithRoom } from '../world-choice.ts';
 import { openDialogues } from './quests/dialogue-sessions.ts';
 
 const HopRequest = z.object({ world: z.number().int().min(1).max(MAX_WORLD_NUMBER) }).strict();
@@ -31,9 +31,7 @@ function assertMayHop(world: WorldApi, player: OnlinePlayer, to: number): void {
 
 async function hop({ world, player, client }: HandlerContext, { world: to }: z.infer<typeof HopRequest>): Promise<void> {
   assertMayHop(world, player, to);
-  const listing = await findWorld(to);
-  if (!listing || listing.metadata!.status === 'closing') throw new GameError('WORLD_NOT_FOUND', `There is no open world ${to}`);
-  if (listing.locked || isFull(listing)) throw new GameError('WORLD_FULL', `World ${to} is full`);
+  await openWorldWithRoom(to);
   // The listing was awaited: a trade request or a hit may have come meanwhile.
   assertMayHop(world, player, to);
   const link = clientLink(client);
