@@ -47,9 +47,9 @@ interface Row {
 }
 
 const rows: Row[] = [];
-async function run(what: string, kind: 'json' | 'sdk', clients: number, worldCapacity: number): Promise<Row> {
+async function run(what: string, kind: 'json' | 'sdk', clients: number, worldCapacity: number, updates?: 'json'): Promise<Row> {
   log(`${what}: ${clients} ${kind} walkers, worlds of ${worldCapacity}, ${durationSeconds} s`);
-  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, log });
+  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, updates, log });
   const row = { what, kind, walkers: clients, worldCapacity, worlds: result.worlds ?? 0, result };
   console.table([summary(row)]);
   rows.push(row);
@@ -69,6 +69,9 @@ if (wants('walkers')) {
   const jsonOneWorld = await run('/ws JSON, one world (baseline)', 'json', walkers, walkers);
   const sdkWorlds = await run(`SDK, worlds of ${capacity}`, 'sdk', walkers, capacity);
   const sdkOneWorld = values['skip-one-world-sdk'] ? undefined : await run('SDK, one world', 'sdk', walkers, walkers);
+  // The documented alternative to schema sync: the same deltas as /ws clients, as room messages (docs/worlds.md).
+  const sdkMessagesWorlds = await run(`SDK with \`updates: "json"\` room messages, worlds of ${capacity}`, 'sdk', walkers, capacity, 'json');
+  const sdkMessagesOneWorld = await run('SDK with `updates: "json"` room messages, one world', 'sdk', walkers, walkers, 'json');
 
   // Target 2: the same two kinds at a quarter and a half of the load, in worlds of the same capacity.
   const jsonWorlds = await run(`/ws JSON, worlds of ${capacity}`, 'json', walkers, capacity);
@@ -90,14 +93,17 @@ if (wants('walkers')) {
   lines.push('### The official client holds a full server', '');
   lines.push('| run | walkers | worlds | server CPU (cores) | CPU / player / tick | move → ack p99 | event-loop lag p99 (idle) | errors |');
   lines.push('|---|---|---|---|---|---|---|---|');
-  for (const row of [jsonOneWorld, sdkWorlds, sdkOneWorld].filter((r): r is Row => r !== undefined)) {
+  for (const row of [jsonOneWorld, sdkWorlds, sdkOneWorld, sdkMessagesWorlds, sdkMessagesOneWorld].filter((r): r is Row => r !== undefined)) {
     const r = row.result;
     lines.push(`| ${row.what} | ${r.joined} | ${row.worlds} | ${r.serverCpuCores} | ${r.cpuUsPerPlayerTick} µs | ${r.ackP99Ms} ms | ${r.eventLoopLagP99Ms} ms (${r.idleLagP99Ms} ms) | ${r.errors} |`);
   }
   lines.push('');
   lines.push(`SDK in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
     + `lag p99 ${ratio(sdkWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} × (target: ≤ 1 × each).`
-    + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.` : ''), '');
+    + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.` : '')
+    + ` SDK with room-message updates in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkMessagesWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
+    + `lag p99 ${ratio(sdkMessagesWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} ×; in one world: ack p99 ${ratio(sdkMessagesOneWorld.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
+    + `lag p99 ${ratio(sdkMessagesOneWorld.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} ×.`, '');
   lines.push('### Cost per player-tick against the number of players', '');
   lines.push(`| walkers | SDK CPU / player / tick | /ws JSON CPU / player / tick |`);
   lines.push('|---|---|---|');

@@ -31,6 +31,7 @@ import type { WorldListing } from './world/world-choice.ts';
 import { combineAreas } from './world/message-table.ts';
 import type { CommandHandler, LeaveReason, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
+import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from './world/update-frames.ts';
 
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
 export const RECONNECT_GRACE_SECONDS = 20;
@@ -46,6 +47,8 @@ type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 export interface WorldJoinOptions {
   characterId?: unknown;
   createCharacter?: unknown;
+  /** SDK clients: `json` or `compact` for `world:update` room messages instead of schema sync (sdk-updates.ts). */
+  updates?: unknown;
 }
 
 /** Colyseus' seat consumption, private in its typings: wrapped to check who is reconnecting (see the constructor). */
@@ -84,6 +87,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   /** When the last tick started (performance.now()), for its successor's lateness. */
   private lastTickAt: number | undefined;
   private readonly sync = new InterestSync();
+  /** SDK players that asked for `world:update` room messages instead of schema sync, and the encoding. */
+  private readonly sdkUpdates = new WeakMap<OnlinePlayer, UpdateEncoding>();
   private readonly commands = new Map<string, CommandHandler>();
   private readonly tickWork: Array<(tick: number) => void> = [];
   private readonly joinHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
@@ -129,6 +134,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       await admitWorldEntry(identity.accountId);
       if (typeof options.characterId === 'string') await gameContext().leaving.get(options.characterId)?.catch(() => {});
       let character: Character;
+      if (options.updates !== undefined && !isUpdateEncoding(options.updates)) {
+        throw new GameError('INVALID_REQUEST', `"updates" must be one of ${UPDATE_ENCODINGS.join(', ')}`);
+      }
       if (options.createCharacter !== undefined) {
         character = await createCharacterOnEntry(db.em, gameContext().data!, identity.accountId, options.createCharacter);
       } else if (typeof options.characterId === 'string' && options.characterId.length <= 64) {
@@ -195,7 +203,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     }
   }
 
-  override async onJoin(client: Client, _options: WorldJoinOptions, auth: WorldAuth): Promise<void> {
+  override async onJoin(client: Client, options: WorldJoinOptions, auth: WorldAuth): Promise<void> {
     const { character, identity } = auth;
     const { online, db } = gameContext();
     this.countSends(client);
@@ -227,7 +235,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.bySession.set(client.sessionId, player);
       this.state.players.set(player.id, player.state);
       this.grid.insert(player);
-      this.sync.attach(client);
+      if (isUpdateEncoding(options.updates)) this.sdkUpdates.set(player, options.updates);
+      this.sync.attach(client, this.sdkUpdates.get(player));
       this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty), player.interest.visible);
       client.send('player:sync', player.sync());
     } catch (error) {
@@ -311,7 +320,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     player.state.action = 'idle';
     player.interest.clear();
     this.dirty.add(player);
-    this.sync.attach(client);
+    this.sync.attach(client, this.sdkUpdates.get(player));
     client.send('player:sync', player.sync());
   }
 

@@ -23,7 +23,7 @@ import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 export interface WalkerRunOptions {
   kind: 'json' | 'sdk';
   server: 'game' | 'bare';
-  /** The world:update encoding /ws bots ask for (default json). */
+  /** The world:update encoding /ws bots ask for (default json); SDK bots: room messages instead of schema sync. */
   updates?: UpdateEncoding;
   clients: number;
   durationSeconds: number;
@@ -124,7 +124,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
   const stats = newWalkerStats();
   const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
     ? new JsonWalker(server.wsUrl, seed, grid, stats, options.updates)
-    : new SdkWalker(server.baseUrl, seed, grid, stats));
+    : new SdkWalker(server.baseUrl, seed, grid, stats, options.updates));
   let joined = 0;
   try {
     for (let i = 0; i < walkers.length; i += 50) {
@@ -158,13 +158,13 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const lag = lagP99Ms(metricsAfter);
     const rss = rssBytes(server.child.pid!);
     const result: WalkerRunResult = {
-      label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots${options.updates === 'compact' ? ' (compact updates)' : ''}`,
+      label: `${options.server === 'game' ? 'WorldRoom' : 'bare Colyseus room'} · ${options.kind === 'json' ? '/ws JSON' : 'SDK'} bots${options.updates === 'compact' ? ' (compact updates)' : options.kind === 'sdk' && options.updates ? ` (${options.updates} room messages)` : ''}`,
       kind: options.kind,
       ...(game ? {
         worldCapacity: options.worldCapacity ?? Math.max(options.clients, 1),
         worlds: metricsAfter.split('\n').filter((line) => line.startsWith('game_world_players{')).length,
       } : {}),
-      ...(options.updates && options.updates !== 'json' ? { updates: options.updates } : {}),
+      ...(options.updates && (options.updates !== 'json' || options.kind === 'sdk') ? { updates: options.updates } : {}),
       server: options.server,
       clients: options.clients,
       joined,

@@ -39,6 +39,10 @@ export interface Walker {
   stop(): void;
 }
 
+/** What a bot reads of a world:update's data (entities are read field by field). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type UpdateData = { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: number[] };
+
 abstract class BaseWalker implements Walker {
   abstract readonly kind: 'json' | 'sdk';
   protected readonly seed: SeededWalker;
@@ -59,6 +63,38 @@ abstract class BaseWalker implements Walker {
   }
 
   abstract start(): Promise<void>;
+
+  /** The bot's own handle in compact frames (from the snapshot that added it). */
+  protected handle: number | undefined;
+
+  /** Keeps the bot's own position from the update (a change carries only the fields that changed). */
+  protected follow(update: UpdateData): void {
+    const me = this.seed.characterId;
+    for (const entity of update.added ?? []) {
+      if (entity.id !== me) continue;
+      this.handle = entity.n;
+      this.x = entity.x;
+      this.z = entity.z;
+    }
+    for (const code of movesOf(update.moved ?? [])) {
+      const move = decodeMove(code);
+      if (move.handle !== this.handle) continue;
+      this.x += move.dx;
+      this.z += move.dz;
+    }
+    for (const entity of update.changed ?? []) {
+      if (entity.id !== me && (entity.n === undefined || entity.n !== this.handle)) continue;
+      if (entity.x !== undefined) this.x = entity.x;
+      if (entity.z !== undefined) this.z = entity.z;
+    }
+  }
+
+  /** One world:update's data: counted, its delivery latency recorded, the bot's position followed. */
+  protected received(update: UpdateData & { sentAt: number }): void {
+    this.stats.updatesReceived++;
+    this.stats.delivery.add(Date.now() - update.sentAt);
+    this.follow(update);
+  }
   protected abstract sendEvent(type: string, data: unknown): void;
   abstract stop(): void;
 
@@ -96,8 +132,6 @@ export class JsonWalker extends BaseWalker {
   private socket: WebSocket | undefined;
   private readonly url: string;
   private readonly updates: UpdateEncoding;
-  /** The bot's own handle in compact frames (from the snapshot that added it). */
-  private handle: number | undefined;
 
   constructor(url: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats, updates: UpdateEncoding = 'json') {
     super(seed, grid, stats);
@@ -115,14 +149,12 @@ export class JsonWalker extends BaseWalker {
         const text = raw.toString();
         // Peek at the type without parsing every frame twice.
         if (text.startsWith('{"type":"world:update"')) {
-          this.stats.updatesReceived++;
           const update = JSON.parse(text).data;
-          if (this.stats.updatesReceived % PACK_SAMPLE_EVERY === 0) {
+          if ((this.stats.updatesReceived + 1) % PACK_SAMPLE_EVERY === 0) {
             this.stats.sampledTextBytes += Buffer.byteLength(text);
             this.stats.sampledPackedBytes += pack({ type: 'world:update', data: update }).length;
           }
-          this.stats.delivery.add(Date.now() - update.sentAt);
-          this.follow(update);
+          this.received(update);
           return;
         }
         const event = JSON.parse(text);
@@ -139,28 +171,6 @@ export class JsonWalker extends BaseWalker {
     });
   }
 
-  /** Keeps the bot's own position from the update (a change carries only the fields that changed). */
-  private follow(update: { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: number[] }): void {
-    const me = this.seed.characterId;
-    for (const entity of update.added ?? []) {
-      if (entity.id !== me) continue;
-      this.handle = entity.n;
-      this.x = entity.x;
-      this.z = entity.z;
-    }
-    for (const code of movesOf(update.moved ?? [])) {
-      const move = decodeMove(code);
-      if (move.handle !== this.handle) continue;
-      this.x += move.dx;
-      this.z += move.dz;
-    }
-    for (const entity of update.changed ?? []) {
-      if (entity.id !== me && (entity.n === undefined || entity.n !== this.handle)) continue;
-      if (entity.x !== undefined) this.x = entity.x;
-      if (entity.z !== undefined) this.z = entity.z;
-    }
-  }
-
   protected sendEvent(type: string, data: unknown): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type, data }));
   }
@@ -175,20 +185,29 @@ export class SdkWalker extends BaseWalker {
   readonly kind = 'sdk' as const;
   private room: SdkRoom | undefined;
   private readonly baseUrl: string;
+  /** `world:update` room messages instead of schema sync (docs/worlds.md); undefined: schema sync. */
+  private readonly updates: UpdateEncoding | undefined;
 
-  constructor(baseUrl: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats) {
+  constructor(baseUrl: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats, updates?: UpdateEncoding) {
     super(seed, grid, stats);
     this.baseUrl = baseUrl;
+    this.updates = updates;
   }
 
   async start(): Promise<void> {
     const client = new SdkClient(this.baseUrl, { headers: { Authorization: `Bearer ${this.seed.token}` } });
     // x and z are for the bare baseline room, which takes the position from the join; the game ignores them.
-    const room = await client.join('world', { characterId: this.seed.characterId, x: this.seed.x, z: this.seed.z });
+    const options = { characterId: this.seed.characterId, x: this.seed.x, z: this.seed.z, ...(this.updates ? { updates: this.updates } : {}) };
+    const room = await client.join('world', options);
     this.room = room;
     room.onMessage('player:path', () => this.acknowledged());
     room.onMessage('error', () => this.stats.errors++);
     room.onMessage('*', () => {});
+    if (this.updates) {
+      room.onMessage('world:update', (text: string) => this.received(JSON.parse(text)));
+      this.beginWalking();
+      return;
+    }
     room.onStateChange(() => {
       this.stats.updatesReceived++;
       const me = room.state.players?.get(this.seed.characterId);

@@ -13,6 +13,7 @@ import { StateView, type Schema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
 import { clientLink, isLinkedClient, type SharedEvent, type TextFrame } from '../client-link.ts';
 import type { InterestDiff, TrackedEntity } from './interest.ts';
+import { roomMessageSink, type UpdateSink } from './sdk-updates.ts';
 import {
   BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, deltaCoded, isActor, moveCode, stepOf, type UpdateEncoding,
 } from './update-frames.ts';
@@ -64,6 +65,8 @@ export class InterestSync {
   private readonly compactReturns = new Map<TrackedEntity, string>();
   /** Per compact client: the fixed fields it was last shown of each entity (for re-entries without them). */
   private readonly shown = new WeakMap<Client, Map<TrackedEntity, string>>();
+  /** SDK clients that take the /ws frames as room messages instead of a StateView. */
+  private readonly sdkSinks = new WeakMap<Client, UpdateSink>();
   /** Frames for /ws clients that go with their next world:update, in the same socket write. */
   private readonly outboxes = new WeakMap<Client, TextFrame[]>();
   private tickStartedAt = Date.now();
@@ -104,14 +107,19 @@ export class InterestSync {
     else this.outboxes.set(client, [event.frame()]);
   }
 
-  /** A fresh view for an SDK client (JSON clients have none and receive no view-tagged state). */
-  attach(client: Client): void {
-    if (!isLinkedClient(client)) client.view = new StateView();
+  /**
+   * A fresh view for an SDK client (JSON clients have none and receive no view-tagged state), unless it asked for
+   * `updates`: then it gets the /ws frames as room messages (sdk-updates.ts) and no view either.
+   */
+  attach(client: Client, sdkUpdates?: UpdateEncoding): void {
+    if (isLinkedClient(client)) return;
+    if (sdkUpdates) this.sdkSinks.set(client, roomMessageSink(client, sdkUpdates));
+    else client.view = new StateView();
   }
 
   /** Delivers one observer's difference; `visible` is what it sees after it (for the sampled reference sizes). */
   deliver(client: Client, tick: number, diff: InterestDiff, visible: ReadonlySet<TrackedEntity>): void {
-    const link = clientLink(client);
+    const link = clientLink(client) ?? this.sdkSinks.get(client);
     if (link) {
       this.costs.jsonObservers++;
       if (--this.sampleCountdown === 0) {

@@ -1,0 +1,36 @@
+/**
+ * The SDK's alternative to schema sync (docs/worlds.md): an SDK client that joins with `updates: "json"` or
+ * `"compact"` gets the area-of-interest deltas /ws clients get, as `world:update` room messages, instead of a
+ * StateView. Its message is the JSON text of the frame's `data` (a string: the client parses it), so the room
+ * serialises each frame once, as for /ws, and Colyseus only wraps the bytes. Everything else about the client is
+ * the SDK's: its messages, limits and counts are the room's, and it joins other rooms itself.
+ */
+import { getMessageBytes, Protocol, type Client } from '@colyseus/core';
+import type { TextFrame } from '../client-link.ts';
+import type { UpdateEncoding } from './update-frames.ts';
+
+/** Where the area-of-interest frames of a client go: its /ws link, or an SDK client's room messages. */
+export interface UpdateSink {
+  readonly updates: UpdateEncoding;
+  sendText(text: string, event?: string): void;
+  sendTexts(frames: ReadonlyArray<TextFrame>): void;
+}
+
+/** The `data` member of a `{"type":"…","data":…}` frame, as text (frames are built with `type` first). */
+function dataText(frame: string): string {
+  const start = frame.indexOf('"data":');
+  return start < 0 ? frame : frame.slice(start + 7, -1);
+}
+
+export function roomMessageSink(client: Client, updates: UpdateEncoding): UpdateSink {
+  const sendText = (text: string, event = 'world:update') => {
+    client.raw(getMessageBytes.raw(Protocol.ROOM_DATA, event, dataText(text)));
+  };
+  return {
+    updates,
+    sendText,
+    sendTexts: (frames) => {
+      for (const frame of frames) sendText(frame.text, frame.event);
+    },
+  };
+}
