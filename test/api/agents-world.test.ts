@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { setSkillsRng } from '../../rooms/world/features/skills/activity.ts';
 import { worldOf } from '../../rooms/world/running-world.ts';
 import { runItemTransaction } from '../../src/db/item-transaction.ts';
-import { jsonPlayer, visibleEntities } from '../helpers/players.ts';
+import { jsonPlayer, leaveWorlds, visibleEntities } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { accountWithCharacter, call, eventually, registerAgent, sleep } from './support.ts';
@@ -25,12 +25,7 @@ describe('Agent goal control in the world @db', () => {
   });
 
   after(async () => {
-    // Leave the world properly so the sessions are saved before the database closes.
-    await Promise.all(sockets.filter((s) => s.socket.readyState === s.socket.OPEN).map(async (socket) => {
-      socket.send('world:leave');
-      await socket.waitFor('world:left').catch(() => undefined);
-      socket.close();
-    }));
+    await leaveWorlds(sockets);
     await server?.close();
   });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { worldNumbered } from '../../rooms/world/running-world.ts';
-import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, leaveWorlds, type TestAccount } from '../helpers/players.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { call, eventually, registerAgent, sleep } from './support.ts';
@@ -37,11 +37,7 @@ describe(`REST and agents with two worlds on one process (${databaseUnderTest()}
   });
 
   after(async () => {
-    await Promise.all(sockets.filter((s) => s.socket.readyState === s.socket.OPEN).map(async (socket) => {
-      socket.send('world:leave');
-      await socket.waitFor('world:left').catch(() => undefined);
-      socket.close();
-    }));
+    await leaveWorlds(sockets);
     await server?.close();
   });
 

@@ -46,6 +46,15 @@ export async function sdkPlayer(server: TestServer, account: TestAccount, charac
   return sdk.join('world', { characterId });
 }
 
+/** Leaves the world properly on every open socket (their sessions are saved before the database closes), then closes them. */
+export async function leaveWorlds(sockets: readonly JsonWsClient[]): Promise<void> {
+  await Promise.all(sockets.filter((s) => s.socket.readyState === s.socket.OPEN).map(async (socket) => {
+    socket.send('world:leave');
+    await socket.waitFor('world:left').catch(() => undefined);
+    socket.close();
+  }));
+}
+
 /** The entities a JSON client currently knows, from the world:update stream it received. */
 export function visibleEntities(client: JsonWsClient): Map<string, Record<string, unknown>> {
   const known = new Map<string, Record<string, unknown>>();
