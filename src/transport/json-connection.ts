@@ -454,7 +454,8 @@ export class JsonConnection implements JsonChannel {
           continue;
         }
       }
-      const enter = { ...target.data, updates };
+      const { characterId, createCharacter, world, reconnectionToken } = target.data;
+      const enter = { characterId, createCharacter, world, reconnectionToken, updates };
       if (this.relayed) {
         this.sendEvent(RELAY_MOVE_EVENT, { ...enter, ...(hopFrom !== undefined ? { from: hopFrom } : {}) });
         return { moved: true };

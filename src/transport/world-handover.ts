@@ -18,6 +18,8 @@ export const RELAY_MOVE_EVENT = 'relay:move';
 const MOVE_PREFIX = `{"type":"${RELAY_MOVE_EVENT}"`;
 /** Frames a client may send before the upstream socket is open. */
 const MAX_PENDING_FRAMES = 32;
+/** An upstream that has not answered the entry by then is given up (the client's socket closes with 1012). */
+const ENTRY_TIMEOUT_MS = 20_000;
 
 export interface HandoverEvents {
   /** A frame for the client. */
@@ -52,6 +54,8 @@ export class WorldHandover {
   readonly ready: Promise<void>;
   private readonly upstream: WebSocket;
   private readonly pending: string[] = [];
+  private markSettled!: () => void;
+  private readonly settled = new Promise<void>((resolve) => (this.markSettled = resolve));
   private entered = false;
   private ended = false;
 
@@ -63,8 +67,12 @@ export class WorldHandover {
       const fail = (error: Error) => {
         if (this.entered || this.ended) return;
         this.end();
+        this.markSettled();
         reject(error);
       };
+      const timer = setTimeout(() => fail(new HandoverFailure('the world\'s process did not answer', WS_CLOSE.SERVICE_RESTART, false)), ENTRY_TIMEOUT_MS);
+      timer.unref();
+      void this.settled.then(() => clearTimeout(timer));
       upstream.on('open', () => {
         for (const frame of this.pending.splice(0)) upstream.send(frame);
       });
@@ -84,6 +92,7 @@ export class WorldHandover {
         events.deliver(text);
         if (frame?.type === 'world:joined') {
           this.entered = true;
+          this.markSettled();
           resolve();
         }
       });

@@ -138,6 +138,7 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
   let third: Entered;
   let fourth: Entered;
   let thirdPlayer: Player;
+  let keeperPlayer: Player;
 
   it('a full world makes the matchmaker open the next one on the other process; a /ws client on A plays in it', async () => {
     const p1 = await player({ x: 100, z: 100 });
@@ -200,7 +201,8 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
 
   it('100 concurrent entries of the same characters through both processes put each in one world at most', async () => {
     // A keeper holds world 2 open (it closes when empty); world 1 is emptied.
-    const keeper = await enter(b, await player({ x: 120, z: 100 }), 2);
+    keeperPlayer = await player({ x: 120, z: 100 });
+    const keeper = await enter(b, keeperPlayer, 2);
     assert.equal(keeper.world, 2);
     await leave(third);
     await leave(fourth);
@@ -213,7 +215,7 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
         ws.waitFor('world:joined', () => true, 30_000).then((e) => ({ joined: e.data.world as number })),
         ws.waitFor('error', () => true, 30_000).then((e) => ({ refused: e.data.code as string })),
       ]);
-      return { who: who.id, ...outcome };
+      return { who: who.id, ws, ...outcome };
     }));
     for (const racer of racers) {
       const mine = attempts.filter((attempt) => attempt.who === racer.id);
@@ -224,6 +226,29 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
       const claimed = await claims(racer.id);
       assert.equal(claimed.length, 1, 'one character_worlds row');
       assert.equal(claimed[0].world, (joined[0] as { joined: number }).joined, 'naming the world it joined');
+    }
+    for (const attempt of attempts) if ('joined' in attempt) await leave({ ws: attempt.ws, world: attempt.joined, roomId: '' });
+  });
+
+  it('when a process dies, the sockets handed over to it close with 1012 and their players enter again elsewhere', async () => {
+    const watcher = await player({ x: 121, z: 100 });
+    const handed = await enter(a, watcher, 2);
+    assert.deepEqual(await worldsOn(b), [2]);
+    b.child.kill('SIGKILL');
+    await b.exited;
+    assert.equal((await handed.ws.closed).code, 1012, 'the hand-over closes with service restart');
+    // The keeper was on the dead process: its claim on the dead world must not keep it out.
+    // 15 s: less than a dead world's heartbeat takes to expire (WORLD_DEAD_SECONDS), so its claims were forgotten.
+    for (const who of [watcher, keeperPlayer]) {
+      const deadline = Date.now() + 15_000;
+      let entered: Entered | undefined;
+      while (!entered && Date.now() < deadline) {
+        entered = await enter(a, who).catch(() => undefined);
+        if (!entered) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      assert.ok(entered, 'entered again through the surviving process');
+      assert.ok((await worldsOn(a)).includes(entered.world), 'in a world of the surviving process');
+      assert.deepEqual((await claims(who.id)).map((c) => c.world), [entered.world]);
     }
   });
 });
