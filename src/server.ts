@@ -147,7 +147,10 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           corsMiddleware(originPolicy),
           ...edgeGuards(config, auth),
           ...(cluster.enabled ? [forwardWorldBoundApi({
-            cluster, secret: config.jwtSecret, whereAnswered: worldProcessOfRequest(db, (token) => auth.verifyAccessToken(token)),
+            cluster,
+            secret: config.jwtSecret,
+            // Routing only needs the token's signature (any scope); the answering process authenticates in full.
+            whereAnswered: worldProcessOfRequest(db, async (token) => auth.tokens.verify(token)),
           })] : []),
           api.guard,
         ],

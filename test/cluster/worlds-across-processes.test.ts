@@ -162,6 +162,18 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
     third.ws.send('player:move', { x: 112, z: 100 });
     await path;
 
+    // GET /api/v1/world?world=N is answered by world N's process, whichever process it reaches.
+    for (const server of [a, b]) {
+      for (const world of [1, 2]) {
+        const snapshot = await fetch(`${server.baseUrl}/api/v1/world?world=${world}`, { headers: { Authorization: `Bearer ${thirdPlayer.token}` } });
+        assert.equal(snapshot.status, 200, `world ${world} through ${server === a ? 'A' : 'B'}: ${snapshot.status}`);
+        assert.equal(((await snapshot.json()) as { world: number }).world, world);
+      }
+    }
+    // The caller's world without ?world: the process of its character's world answers.
+    const mine = await fetch(`${a.baseUrl}/api/v1/world`, { headers: { Authorization: `Bearer ${thirdPlayer.token}` } });
+    assert.equal(((await mine.json()) as { world: number }).world, 2);
+
     // REST that reads the live world goes to the character's world's process, from either process.
     for (const server of [a, b]) {
       const position = await fetch(`${server.baseUrl}/api/characters/${thirdPlayer.id}/position`, { headers: { Authorization: `Bearer ${thirdPlayer.token}` } });
