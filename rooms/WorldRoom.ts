@@ -170,7 +170,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.standing = options.standing === true;
     this.worldNumber = await openWorld(db, this.roomId, matchMaker.processId);
     try {
-      await this.setMetadata({ world: this.worldNumber, status: 'open' } satisfies WorldListing);
+      await this.setMetadata({ world: this.worldNumber, status: 'open', ...(this.standing ? { standing: true } : {}) } satisfies WorldListing);
       this.grid = new SpatialGrid(this.interestRadius);
       this.blocked = computeBlockedTiles(data);
       this.state = new WorldState();

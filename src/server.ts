@@ -14,8 +14,8 @@ import { WorldRoom } from '../rooms/WorldRoom.ts';
 import { AuthService } from './auth/service.ts';
 import { AutoSave } from './autosave.ts';
 import { forwardWorldBoundApi } from './http/world-api-forwarder.ts';
+import { worldProcessOfRequest } from './http/world-process.ts';
 import { createCluster } from './cluster/cluster.ts';
-import { runningWorlds } from '../rooms/world/running-world.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -146,7 +146,12 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           metrics.httpMiddleware(),
           corsMiddleware(originPolicy),
           ...edgeGuards(config, auth),
-          ...(cluster.enabled ? [forwardWorldBoundApi({ cluster, secret: config.jwtSecret, hostsWorld: () => runningWorlds(context).length > 0 })] : []),
+          ...(cluster.enabled ? [forwardWorldBoundApi({
+            cluster,
+            secret: config.jwtSecret,
+            // Routing only needs the token's signature (any scope); the answering process authenticates in full.
+            whereAnswered: worldProcessOfRequest(db, async (token) => auth.tokens.verify(token)),
+          })] : []),
           api.guard,
         ],
         routers: [
@@ -196,10 +201,10 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   // The embedded database has one process: world rows left by an earlier run (a crash) are stale. A shared
   // PostgreSQL may serve other processes: their worlds are forgotten once their heartbeat stops (src/db/worlds.ts).
   if (db.kind === 'pglite') await forgetAllWorlds(db);
-  await cluster.start(port, async () => {
-    // Under the cluster's world lock, with no world listed: rows of worlds whose process died are stale.
+  await cluster.start(port, async (missing) => {
+    // Under the cluster's world lock, with standing worlds missing: rows of worlds whose process died are stale.
     if (cluster.enabled) await forgetUnlistedWorlds(db, new Set((await listWorlds()).map((listing) => listing.roomId)));
-    for (let i = 0; i < config.worldsMin; i++) await matchMaker.createRoom(WORLD_ROOM, STANDING_WORLD);
+    for (let i = 0; i < Math.min(missing, config.worldsMin); i++) await matchMaker.createRoom(WORLD_ROOM, STANDING_WORLD);
   });
   autosave.start();
   auth.start(matchMaker.presence);

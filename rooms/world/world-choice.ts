@@ -14,6 +14,8 @@ export const WORLD_ROOM = 'world';
 export interface WorldListing {
   world: number;
   status: 'open' | 'closing';
+  /** One of the WORLDS_MIN worlds the server keeps open (counted by the cluster's takeover, src/cluster/cluster.ts). */
+  standing?: true;
 }
 /** Highest world number a request may name. */
 export const MAX_WORLD_NUMBER = 9_999;
@@ -68,6 +70,22 @@ export async function openWorldWithRoom(world: number): Promise<WorldRoomListing
   if (!listing || listing.metadata!.status === 'closing') throw new GameError('WORLD_NOT_FOUND', `There is no open world ${world}`);
   if (listing.locked || isFull(listing)) throw new GameError('WORLD_FULL', `World ${world} is full`);
   return listing;
+}
+
+/**
+ * The world a server-picked entry goes to, chosen before its seat (so an entry knows the world's process first):
+ * the fullest open world with room, lowest number among equals, or else a new world, which the matchmaker places
+ * (with REDIS_URL, on the least-loaded process).
+ */
+export async function pickWorld(): Promise<WorldRoomListing> {
+  const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing));
+  open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
+  if (open[0]) return open[0];
+  const created = (await matchMaker.createRoom(WORLD_ROOM, {})) as WorldRoomListing;
+  if (typeof created.metadata?.world === 'number') return created;
+  const listed = (await listWorlds()).find((listing) => listing.roomId === created.roomId);
+  if (!listed) throw new GameError('WORLD_NOT_FOUND', 'No world could be opened');
+  return listed;
 }
 
 /** Reserves a seat in the requested world, or in the one the matchmaker picks. */

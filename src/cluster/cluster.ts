@@ -1,30 +1,30 @@
 /**
  * Scale-out on Colyseus' distributed engine (docs/scaling.md). With REDIS_URL set, every process shares one
- * RedisPresence and one RedisDriver (room listings), so matchmaking on any process finds the world room wherever
- * it runs. The world is one room hosted by one process (the first to start; another takes over when that process
- * is gone); trade rooms are created beside it so a swap never crosses processes. SDK clients reach the owning
- * process through the `publicAddress` in their seat reservation; /ws JSON clients are relayed to it
- * (src/cluster/ws-relay.ts). Without REDIS_URL the server is a single process and all of this is inert.
+ * RedisPresence and one RedisDriver (room listings), so matchmaking on any process finds every world wherever it
+ * runs. World rooms are placed by Colyseus' default `selectProcessIdToCreateRoom` (the least-loaded process); trade
+ * rooms open on the calling process, which is the process of the world room that creates them, so a swap never
+ * crosses processes. SDK clients reach a world's process through the `publicAddress` in their seat reservation; /ws
+ * JSON clients are handed over to it by the process they connected to (src/cluster/ws-relay.ts). The WORLDS_MIN
+ * standing worlds are kept listed: opened at start, and reopened elsewhere when their process dies. Without
+ * REDIS_URL the server is a single process and all of this is inert.
  */
 import { matchMaker, type IRoomCache, type Presence, type ServerOptions } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
+import { accountChangedElsewhere, relayAccountChanges } from '../db/account-changes.ts';
 import type { Logger } from '../logger.ts';
 
-/** Room types that live on the process of the world room. */
-const WORLD_BOUND_ROOMS = new Set(['world', 'trade']);
 const INTERNAL_ADDRESSES_KEY = 'internal-addresses';
 const WORLD_LOCK_KEY = 'world-create-lock';
 const WORLD_LOCK_SECONDS = 15;
 const WORLD_WAIT_MS = 20_000;
-/** A found world location is reused this long; a hop that cannot reach it forgets it at once (recoverWorld). */
-const WORLD_LOCATION_REUSE_MS = 1_000;
+const ACCOUNT_CHANGES_CHANNEL = 'account-changed';
 
-export interface WorldLocation {
+export interface ProcessLocation {
   processId: string;
-  /** host:port other processes relay /ws sockets to. */
+  /** host:port other processes reach this one at (/ws hand-over, REST forwarding). */
   internalAddress: string;
 }
 
@@ -32,25 +32,28 @@ export interface Cluster {
   readonly enabled: boolean;
   /** Spread into the Colyseus Server options. */
   readonly serverOptions: Partial<ServerOptions>;
-  /** After listening: announce this process' internal address and make sure a world room runs somewhere. */
-  start(port: number, createWorld: () => Promise<unknown>): Promise<void>;
-  /** Where the world room runs when that is another process; undefined when it is this one (or none yet). */
-  remoteWorld(): Promise<WorldLocation | undefined>;
-  /** The world's process stopped answering: clean its listings up and host the world here if it is gone. */
-  recoverWorld(location: WorldLocation): Promise<void>;
+  /**
+   * After listening: announce this process' internal address and make sure the standing worlds are listed.
+   * `openStandingWorlds(missing)` opens that many (the caller's matchmaker places them).
+   */
+  start(port: number, openStandingWorlds: (missing: number) => Promise<unknown>): Promise<void>;
+  /** Where a process runs when it is another one; undefined for this process or an unknown one. */
+  locate(processId: string): Promise<ProcessLocation | undefined>;
+  /** A process stopped answering: when Colyseus' health check confirms it, its listings go and its standing worlds reopen. */
+  recoverProcess(location: ProcessLocation): Promise<void>;
   stop(): Promise<void>;
 }
 
 const SINGLE_PROCESS: Cluster = {
   enabled: false,
   serverOptions: {},
-  async start(_port, createWorld) {
-    await createWorld();
+  async start(_port, openStandingWorlds) {
+    await openStandingWorlds(Number.POSITIVE_INFINITY);
   },
-  async remoteWorld() {
+  async locate() {
     return undefined;
   },
-  async recoverWorld() {},
+  async recoverProcess() {},
   async stop() {},
 };
 
@@ -65,9 +68,7 @@ class RedisCluster implements Cluster {
   private readonly presence: Presence;
   private readonly config: Config;
   private readonly logger: Logger;
-  private createWorld: (() => Promise<unknown>) | undefined;
-  /** The world's location as last found, reused for a moment instead of two Redis round trips per hop. */
-  private knownWorld: { location: WorldLocation; until: number } | undefined;
+  private openStandingWorlds: ((missing: number) => Promise<unknown>) | undefined;
 
   constructor(config: Config, logger: Logger, redisUrl: string) {
     this.config = config;
@@ -81,33 +82,45 @@ class RedisCluster implements Cluster {
       presence,
       driver: new RedisDriver(new Redis(redisUrl, redisOptions)),
       publicAddress,
-      selectProcessIdToCreateRoom: async (roomName, options) => {
-        if (!WORLD_BOUND_ROOMS.has(roomName)) return defaultSelection(roomName, options);
-        // Every world opens beside the others, on the process the /ws relay and the REST forwarding reach.
-        return roomName === 'world' ? (await this.findWorld())?.processId ?? matchMaker.processId : matchMaker.processId;
-      },
+      // A trade room opens beside the world room that creates it; everything else goes to the least-loaded process.
+      selectProcessIdToCreateRoom: async (roomName, options) =>
+        roomName === 'trade' ? matchMaker.processId : defaultSelection(roomName, options),
     };
   }
 
-  async start(port: number, createWorld: () => Promise<unknown>): Promise<void> {
-    this.createWorld = createWorld;
+  async start(port: number, openStandingWorlds: (missing: number) => Promise<unknown>): Promise<void> {
+    this.openStandingWorlds = openStandingWorlds;
     const internal = this.config.internalAddress ?? defaultInternalAddress(this.config.host, port);
     await this.presence.hset(INTERNAL_ADDRESSES_KEY, matchMaker.processId, internal);
-    await this.ensureWorld();
+    // REST is answered by any process (the caller's world's, or the one it reached): every process' cache of
+    // GET /api/v1/player must hear an account change made on another.
+    await this.presence.subscribe(ACCOUNT_CHANGES_CHANNEL, (message: { from?: string; accountId?: string }) => {
+      if (message.from !== matchMaker.processId && typeof message.accountId === 'string') accountChangedElsewhere(message.accountId);
+    });
+    relayAccountChanges((accountId) => void Promise.resolve(this.presence.publish(ACCOUNT_CHANGES_CHANNEL, { from: matchMaker.processId, accountId }))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not relay an account change')));
+    await this.ensureStandingWorlds();
   }
 
-  /** Creates the world here unless a live process hosts it; a short Redis lock keeps two processes from racing. */
-  private async ensureWorld(): Promise<void> {
+  private async missingStandingWorlds(): Promise<number> {
+    const worlds = (await matchMaker.query({ name: 'world' })) as Array<IRoomCache & { metadata?: { standing?: boolean } }>;
+    return Math.max(0, this.config.worldsMin - worlds.filter((world) => world.metadata?.standing === true).length);
+  }
+
+  /** Opens the standing worlds that are not listed; a short Redis lock keeps two processes from both opening them. */
+  private async ensureStandingWorlds(afterDeath = false): Promise<void> {
     const deadline = Date.now() + WORLD_WAIT_MS;
     while (Date.now() < deadline) {
-      if (await this.findWorld()) return;
+      if (!afterDeath && await this.missingStandingWorlds() === 0) return;
       const holders = await this.presence.incr(WORLD_LOCK_KEY);
       if (holders === 1) {
         await this.presence.expire(WORLD_LOCK_KEY, WORLD_LOCK_SECONDS);
         try {
-          if (!(await this.findWorld())) {
-            await this.createWorld!();
-            this.logger.info({ processId: matchMaker.processId }, 'this process hosts the world room');
+          const missing = await this.missingStandingWorlds();
+          // After a process died the callback runs even with nothing missing: it forgets the dead worlds' claims.
+          if (missing > 0 || afterDeath) await this.openStandingWorlds!(missing);
+          if (missing > 0) {
+            this.logger.info({ processId: matchMaker.processId, opened: missing }, 'opened the standing worlds that were not listed');
           }
           return;
         } finally {
@@ -116,36 +129,25 @@ class RedisCluster implements Cluster {
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    throw new Error('no world room appeared and the world lock stayed taken');
+    throw new Error('the standing worlds did not appear and the world lock stayed taken');
   }
 
-  private async findWorld(): Promise<IRoomCache | undefined> {
-    const [world] = await matchMaker.query({ name: 'world' });
-    return world;
+  async locate(processId: string): Promise<ProcessLocation | undefined> {
+    if (processId === matchMaker.processId) return undefined;
+    const internalAddress = await this.presence.hget(INTERNAL_ADDRESSES_KEY, processId);
+    return internalAddress ? { processId, internalAddress } : undefined;
   }
 
-  async remoteWorld(): Promise<WorldLocation | undefined> {
-    const known = this.knownWorld;
-    if (known && Date.now() < known.until) return known.location;
-    const world = await this.findWorld();
-    if (!world || world.processId === matchMaker.processId) return undefined;
-    const internalAddress = await this.presence.hget(INTERNAL_ADDRESSES_KEY, world.processId);
-    if (!internalAddress) return undefined;
-    const location = { processId: world.processId, internalAddress };
-    this.knownWorld = { location, until: Date.now() + WORLD_LOCATION_REUSE_MS };
-    return location;
-  }
-
-  async recoverWorld(location: WorldLocation): Promise<void> {
-    this.knownWorld = undefined;
+  async recoverProcess(location: ProcessLocation): Promise<void> {
     const alive = await matchMaker.healthCheckProcessId(location.processId);
     if (alive) return;
-    this.logger.warn({ processId: location.processId }, 'the world process is gone; taking the world over');
+    this.logger.warn({ processId: location.processId }, 'a process is gone: its rooms are unlisted and the standing worlds reopen');
     await this.presence.hdel(INTERNAL_ADDRESSES_KEY, location.processId);
-    await this.ensureWorld();
+    await this.ensureStandingWorlds(true);
   }
 
   async stop(): Promise<void> {
+    relayAccountChanges(undefined);
     await this.presence.hdel(INTERNAL_ADDRESSES_KEY, matchMaker.processId).catch(() => {});
   }
 }

@@ -114,3 +114,12 @@ export async function worldsOf(db: Database, characterIds: readonly string[]): P
     [...characterIds]);
   return new Map(rows.map((row) => [row.character_id, Number(row.world)]));
 }
+
+/** The world room of an account's character in a world (of that character when the token names one), if any. */
+export async function worldRoomOfAccount(db: Database, accountId: string, characterId?: string): Promise<string | undefined> {
+  const rows = await db.em.getConnection().execute<Array<{ room_id: string }>>(
+    `select cw.room_id from character_worlds cw join characters c on c.id = cw.character_id
+     where c.account_id = ?${characterId ? ' and cw.character_id = ?' : ''} order by cw.entered_at desc limit 1`,
+    characterId ? [accountId, characterId] : [accountId]);
+  return rows[0]?.room_id;
+}

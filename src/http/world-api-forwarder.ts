@@ -1,15 +1,17 @@
 /**
  * Scale-out (docs/scaling.md): REST routes that read or steer the live world (players, characters, agents, voice,
- * the world snapshot) are answered by the process that hosts the world. Another process forwards such a request
- * there unchanged, with the client's address signed as for relayed /ws sockets; the hosting process then skips
- * the REST limit, which the entry process already counted in the shared Redis. Routes that need no world
- * (authentication, static game data, the OpenAPI document, templates) are answered wherever they arrive.
+ * the world snapshot) are answered by the process running the caller's world: the world of the caller's character
+ * (character_worlds, through `whereAnswered`), or the world `?world=N` names. Another process forwards such a
+ * request there unchanged, with the client's address signed as for relayed /ws sockets; that process answers it
+ * itself (a signed request is never forwarded again) and skips the REST limit, which the entry process already
+ * counted in the shared Redis. A caller in no world, a world running here, and routes that need no world
+ * (authentication, static game data, the OpenAPI document, templates, the world list) are answered here.
  */
 import http from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { requestAddress } from '../limits/client-address.ts';
 import type { Cluster } from '../cluster/cluster.ts';
-import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relaySignature } from '../cluster/ws-relay.ts';
+import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relayedAddress, relaySignature } from '../cluster/ws-relay.ts';
 import { sendProblem } from './problem.ts';
 
 const ANSWERED_ANYWHERE = /^\/api\/(auth|data|template)(\/|$)|^\/api\/openapi\.json$|^\/api\/v1\/worlds$/;
@@ -24,14 +26,15 @@ export function isWorldBoundApiPath(path: string): boolean {
 export interface ForwarderOptions {
   cluster: Cluster;
   secret: string | undefined;
-  /** Whether this process hosts the world right now. */
-  hostsWorld(): boolean;
+  /** The process running the world this request is about; undefined: no world (or unknown), answered here. */
+  whereAnswered(req: Request): Promise<string | undefined>;
 }
 
-export function forwardWorldBoundApi({ cluster, secret, hostsWorld }: ForwarderOptions): RequestHandler {
+export function forwardWorldBoundApi({ cluster, secret, whereAnswered }: ForwarderOptions): RequestHandler {
   return async (req, res, next) => {
-    if (!isWorldBoundApiPath(req.path) || hostsWorld()) return next();
-    const remote = await cluster.remoteWorld().catch(() => undefined);
+    if (!isWorldBoundApiPath(req.path) || relayedAddress(req, secret) !== undefined) return next();
+    const processId = await whereAnswered(req).catch(() => undefined);
+    const remote = processId === undefined ? undefined : await cluster.locate(processId).catch(() => undefined);
     if (!remote) return next();
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -51,7 +54,7 @@ export function forwardWorldBoundApi({ cluster, secret, hostsWorld }: ForwarderO
     upstream.on('timeout', () => upstream.destroy(new Error('timeout')));
     upstream.on('error', () => {
       if (res.headersSent) return res.destroy();
-      void cluster.recoverWorld(remote).catch(() => undefined);
+      void cluster.recoverProcess(remote).catch(() => undefined);
       sendProblem(res, 503, 'WORLD_UNAVAILABLE', 'The world is moving to another server process; retry shortly');
     });
     req.pipe(upstream);

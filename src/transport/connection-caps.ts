@@ -14,10 +14,9 @@
  * add), live connections renew their leases every LEASE_MS / 3, and a process that dies stops renewing, so its
  * connections leave the counts within LEASE_MS. While Redis does not answer, this process' own counts decide.
  *
- * Scale-out: a /ws socket that reached a process without the world is relayed to the world's process, which runs
- * its authentication window. The entry process counts it toward the total only; the world's process counts it as
- * unauthenticated for the client's address (`admitRelayed`) until its `authenticate` succeeds, so the cap of
- * unauthenticated sockets holds whichever process a client connects to.
+ * Scale-out: a /ws socket is authenticated by the process it connects to, which counts it as usual. When it enters
+ * a world on another process, the hand-over socket there (signed client address) is admitted with `admitRelayed`
+ * under the client's address and authenticated at its upgrade (bearer token).
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';

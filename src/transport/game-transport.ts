@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Cluster } from '../cluster/cluster.ts';
-import { relayedAddress, relayToWorldProcess } from '../cluster/ws-relay.ts';
+import { relayedAddress } from '../cluster/ws-relay.ts';
 import type { ConnectionCaps, ConnectionTicket } from './connection-caps.ts';
 import { WS_CLOSE } from '../close-codes.ts';
 import { JsonConnection, type ConnectionServices, type VerifiedIdentity } from './json-connection.ts';
@@ -26,7 +26,7 @@ export interface GameTransportOptions {
   services: ConnectionServices;
   /** False refuses the upgrade with 403 (disallowed Origin). */
   originAllowed(origin: string | undefined): boolean;
-  /** Scale-out: /ws sockets are relayed to the process hosting the world when that is another one. */
+  /** Scale-out: a /ws connection entering a world that runs on another process is handed over to it. */
   cluster?: { cluster: Cluster; relaySecret: string | undefined };
   /** Per-address connection caps (connection-caps.ts), checked before every handshake. */
   caps?: ConnectionCaps;
@@ -51,8 +51,16 @@ class JsonEndpoint {
   private readonly cluster: GameTransportOptions['cluster'];
 
   constructor(services: ConnectionServices, cluster: GameTransportOptions['cluster']) {
-    this.services = services;
     this.cluster = cluster;
+    this.services = cluster ? {
+      ...services,
+      cluster: {
+        secret: cluster.relaySecret,
+        locate: (processId) => cluster.cluster.locate(processId),
+        recover: (location) => void cluster.cluster.recoverProcess(location).catch((error: unknown) =>
+          services.logger.error({ err: error }, 'could not recover from a lost process')),
+      },
+    } : services;
     this.heartbeat = setInterval(() => {
       for (const socket of this.wss.clients as Set<Alive>) {
         if (socket.isAlive === false) {
@@ -67,11 +75,8 @@ class JsonEndpoint {
   }
 
   async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, ticket?: ConnectionTicket): Promise<void> {
-    if (this.cluster && await this.relayed(request, socket, head)) {
-      // The world's process authenticates it (and enforces the authentication window); here it is a relay.
-      ticket?.authenticated();
-      return;
-    }
+    // Relayed by an entry process (signed address): it enters a world here, or asks that process to move it.
+    const relayed = this.cluster !== undefined && relayedAddress(request, this.cluster.relaySecret) !== undefined;
     const token = bearerToken(request);
     let preauthorized: { token: string; identity: VerifiedIdentity } | undefined;
     if (token) {
@@ -94,28 +99,8 @@ class JsonEndpoint {
     this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
       ws.isAlive = true;
       ws.on('pong', () => (ws.isAlive = true));
-      new JsonConnection(ws, request, services, preauthorized);
+      new JsonConnection(ws, request, services, preauthorized, relayed);
     });
-  }
-
-  /** Hands the socket to the world's process when the world runs elsewhere; false when it runs here. */
-  private async relayed(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<boolean> {
-    const { cluster, relaySecret } = this.cluster!;
-    const remote = await cluster.remoteWorld();
-    if (!remote) return false;
-    this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
-      ws.isAlive = true;
-      ws.on('pong', () => (ws.isAlive = true));
-      relayToWorldProcess(ws, {
-        internalAddress: remote.internalAddress,
-        clientAddress: clientAddressOf(request),
-        secret: relaySecret,
-        request,
-        onUnreachable: () => void cluster.recoverWorld(remote).catch((error) =>
-          this.services.logger.error({ err: error }, 'could not take the world over')),
-      });
-    });
-    return true;
   }
 
   /**

@@ -18,7 +18,9 @@ import { JsonClient, type JsonChannel } from './json-client.ts';
 import { clientLink, type TextFrame, type WorldHop } from '../../rooms/client-link.ts';
 import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import { clientAddressOf } from './socket-address.ts';
-import { reserveWorldSeat } from '../../rooms/world/world-choice.ts';
+import { findWorld, pickWorld, requestedWorld, reserveWorldSeat } from '../../rooms/world/world-choice.ts';
+import type { ProcessLocation } from '../cluster/cluster.ts';
+import { HandoverFailure, RELAY_MOVE_EVENT, WorldHandover } from './world-handover.ts';
 
 export type { VerifiedIdentity } from '../auth/verified-identity.ts';
 
@@ -62,7 +64,21 @@ export interface ConnectionServices {
   toCodedError(error: unknown): CodedError;
   /** Counts one event sent to the client (metrics; must not allocate). */
   countOutbound?(type: string): void;
+  /** Scale-out: finding the process of a world that runs elsewhere (the connection is handed over to it). */
+  cluster?: ConnectionCluster;
 }
+
+export interface ConnectionCluster {
+  /** Signs the client address on hand-over sockets (JWT_SECRET). */
+  secret: string | undefined;
+  /** The process' internal address when it is another process. */
+  locate(processId: string): Promise<ProcessLocation | undefined>;
+  /** A process could not be reached: health-check it and reopen its standing worlds elsewhere. */
+  recover(location: ProcessLocation): void;
+}
+
+/** An entry's outcome: a seat in a world of this process, a hand-over to the world's process, or a move asked of the entry process. */
+type Entry = { membership: RoomMembership } | { handover: WorldHandover } | { moved: true };
 
 /** The rooms' side of routing: whether a room handles an event, and handing it over. */
 interface RoutableRoom {
@@ -108,18 +124,25 @@ export class JsonConnection implements JsonChannel {
   /** A world hop the world approved while handling the current event (carried out before the next: route). */
   private approvedHop: { client: JsonClient; hop: WorldHop } | undefined;
   private alive = true;
+  /** Scale-out: the connection was handed over to the process running its world; frames are copied to it. */
+  private relay: WorldHandover | undefined;
+  /** The socket was relayed here by an entry process: a world elsewhere is reached through that process (relay:move). */
+  private readonly relayed: boolean;
+  private readonly origin: string | undefined;
   /** The last frame in line (see enqueue). */
   private inbox: Promise<void> = Promise.resolve();
 
-  constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }) {
+  constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }, relayed = false) {
     this.socket = socket;
+    this.relayed = relayed;
+    this.origin = request.headers.origin;
     this.services = services;
     this.log = services.logger.child({ connId: this.id });
     this.ip = clientAddressOf(request);
     this.log.debug({ ip: this.ip }, 'ws connection opened');
     this.limiter = services.createMessageLimiter();
     socket.on('message', (data, isBinary) => this.onFrame(data as Buffer, isBinary));
-    socket.on('close', () => this.onClose());
+    socket.on('close', (code, reason) => this.onClose(code, reason.toString()));
     socket.on('error', () => socket.terminate());
     if (preauthorized) {
       this.identity = preauthorized.identity;
@@ -220,20 +243,25 @@ export class JsonConnection implements JsonChannel {
 
   private onFrame(data: Buffer, isBinary: boolean): void {
     if (isBinary) return this.closeWith(WS_CLOSE.UNSUPPORTED_DATA, 'binary frames are not accepted on /ws');
+    const text = data.toString('utf8');
+    // Handed over: the world's process limits and parses the frames (still in line behind the earlier ones).
+    if (this.relay) return this.enqueue(async () => (this.relay ? this.relay.forward(text) : this.handleText(text)));
     const verdict = this.limiter.hit(performance.now());
     if (verdict === 'close') return this.closeWith(WS_CLOSE.POLICY_VIOLATION, 'message rate limit exceeded');
     if (verdict === 'reject') return this.sendError('RATE_LIMITED', 'Too many messages; slow down');
-    const parsed = parseEnvelope(data.toString('utf8'));
-    this.enqueue(async () => {
-      if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
-      const { type, data: payload } = parsed.envelope;
-      try {
-        await this.route(type, payload);
-      } catch (error) {
-        const coded = this.services.toCodedError(error);
-        this.sendError(coded.code, coded.message, type);
-      }
-    });
+    this.enqueue(async () => (this.relay ? this.relay.forward(text) : this.handleText(text)));
+  }
+
+  private async handleText(text: string): Promise<void> {
+    const parsed = parseEnvelope(text);
+    if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
+    const { type, data: payload } = parsed.envelope;
+    try {
+      await this.route(type, payload);
+    } catch (error) {
+      const coded = this.services.toCodedError(error);
+      this.sendError(coded.code, coded.message, type);
+    }
   }
 
   /**
@@ -314,15 +342,10 @@ export class JsonConnection implements JsonChannel {
     }
     const updates = data.updates ?? 'json';
     this.joining = true;
-    const joined = typeof data.reconnectionToken === 'string' ? this.reconnect(data.reconnectionToken, updates) : this.join(data, updates);
+    const joined = this.enter(data, updates as UpdateEncoding);
     this.worldJoin = joined;
     try {
-      const membership = await joined;
-      if (!this.alive) {
-        membership.client.disconnected();
-        return;
-      }
-      this.entered(membership);
+      this.settle(await joined);
     } finally {
       this.joining = false;
       if (this.worldJoin === joined) this.worldJoin = undefined;
@@ -342,15 +365,12 @@ export class JsonConnection implements JsonChannel {
   /**
    * Carries out an approved hop: a consented leave (the room saves the character and releases its world claim;
    * the entry below waits for that save through context.leaving), then an entry into the target world with the
-   * same character and update encoding: `world:joined` (the new world) and `world:hopped {from, to}`. When the
-   * target refuses now (it filled up since the room checked), the character goes back to the world it left, or
-   * to any world with room; the client gets `world:joined` for it and then the refusal (`error`, event
-   * `world:hop`). If no world takes it (e.g. a second login of the character took it meanwhile), `world:left`.
+   * same character and update encoding (enterAfterHop).
    */
   private async hopWorldNow(hop: WorldHop): Promise<void> {
     const current = this.world;
     if (!current) return;
-    const from = current.room.worldNumber;
+    const from = current.room.worldNumber ?? 0;
     const updates = clientLink(current.client)?.updates ?? 'json';
     this.world = undefined;
     this.joining = true;
@@ -360,30 +380,145 @@ export class JsonConnection implements JsonChannel {
       });
       current.client.ref.emit('message', Buffer.from([12 /* Protocol.LEAVE_ROOM */]));
       await this.leaving;
-      let refusal: unknown;
-      for (const world of [hop.world, from, undefined]) {
-        if (!this.alive) return;
-        try {
-          const membership = await this.join({ characterId: hop.characterId, world }, updates);
-          if (!this.alive) return membership.client.disconnected();
-          this.entered(membership);
-          if (world === hop.world) this.sendEvent('world:hopped', { from, to: hop.world });
-          break;
-        } catch (error) {
-          refusal ??= error;
-          // Another login holds the character now: it is in the world there, not here.
-          if (this.services.toCodedError(error).code === 'ALREADY_ONLINE') break;
-        }
-      }
-      if (refusal !== undefined) {
-        if (!this.world) this.sendEvent('world:left', {});
-        const coded = this.services.toCodedError(refusal);
-        this.log.info({ code: coded.code, from, to: hop.world }, 'world hop refused by the target world');
-        this.sendError(coded.code, coded.message, 'world:hop');
-      }
+      await this.enterAfterHop(hop.characterId, hop.world, from, updates);
     } finally {
       this.joining = false;
     }
+  }
+
+  /**
+   * The entry half of a hop, wherever the target world runs (this process, a hand-over, or — on a relayed socket —
+   * a `relay:move` the entry process carries out): `world:joined` (the new world) and `world:hopped {from, to}`.
+   * When the target refuses now (it filled up since the room checked), the character goes back to the world it
+   * left, or to any world with room; the client gets `world:joined` for it and then the refusal (`error`, event
+   * `world:hop`). If no world takes it (e.g. a second login of the character took it meanwhile), `world:left`.
+   */
+  private async enterAfterHop(characterId: string, to: number, from: number, updates: UpdateEncoding): Promise<void> {
+    let refusal: unknown;
+    for (const world of [to, from, undefined]) {
+      if (!this.alive) return;
+      try {
+        const entry = await this.enter({ characterId, world }, updates, world === to ? from : undefined);
+        if ('moved' in entry) {
+          if (refusal === undefined) return;
+          break;
+        }
+        this.settle(entry);
+        if (world === to) this.sendEvent('world:hopped', { from, to });
+        break;
+      } catch (error) {
+        refusal ??= error;
+        if (error instanceof HandoverFailure) return;
+        // Another login holds the character now: it is in the world there, not here.
+        if (this.services.toCodedError(error).code === 'ALREADY_ONLINE') break;
+      }
+    }
+    if (refusal !== undefined) {
+      if (!this.world && !this.relay) this.sendEvent('world:left', {});
+      const coded = this.services.toCodedError(refusal);
+      this.log.info({ code: coded.code, from, to }, 'world hop refused by the target world');
+      this.sendError(coded.code, coded.message, 'world:hop');
+    }
+  }
+
+  /** Takes an entry's outcome: into the world here, or handed over (nothing to do when it was moved). */
+  private settle(entry: Entry): void {
+    if ('membership' in entry) {
+      if (!this.alive) return entry.membership.client.disconnected();
+      this.entered(entry.membership);
+    } else if ('handover' in entry) {
+      if (!this.alive) return entry.handover.clientClosed(WS_CLOSE.NORMAL, 'client gone');
+      this.relay = entry.handover;
+    }
+  }
+
+  /**
+   * Enters the world the entry names or the server picks. Without the cluster, a seat here (joinOrCreate). With
+   * it, the world is chosen first (its number: pickWorld when none is named) and, when it runs on another process,
+   * the connection is handed over there (world-handover.ts) — or, on a socket an entry process relayed here, that
+   * process is asked to do it (`relay:move`), so sockets are never relayed twice.
+   */
+  private async enter(data: Record<string, unknown>, updates: UpdateEncoding, hopFrom?: number): Promise<Entry> {
+    const cluster = this.services.cluster;
+    if (!cluster) return { membership: await this.joinHere(data, updates) };
+    for (let attempt = 0; ; attempt++) {
+      const target = await this.worldProcess(data);
+      const location = target && await cluster.locate(target.processId);
+      if (!location) {
+        try {
+          return { membership: await this.joinHere(target?.data ?? data, updates) };
+        } catch (error) {
+          // A world the server picked filled up before the seat: pick again.
+          const picked = data.world === undefined && typeof data.reconnectionToken !== 'string';
+          if (!picked || attempt >= 2 || this.services.toCodedError(error).code !== 'WORLD_FULL') throw error;
+          continue;
+        }
+      }
+      const { characterId, createCharacter, world, reconnectionToken } = target.data;
+      const enter = { characterId, createCharacter, world, reconnectionToken, updates };
+      if (this.relayed) {
+        this.sendEvent(RELAY_MOVE_EVENT, { ...enter, ...(hopFrom !== undefined ? { from: hopFrom } : {}) });
+        return { moved: true };
+      }
+      const handover = new WorldHandover({
+        internalAddress: location.internalAddress, clientAddress: this.ip ?? '', secret: cluster.secret, token: this.token!, origin: this.origin,
+      }, enter, {
+        deliver: (text) => this.sendText(text, 'relayed'),
+        move: (moved) => this.enqueue(() => this.moveTo(moved)),
+        closed: (code, reason, lost) => {
+          this.relay = undefined;
+          if (lost) cluster.recover(location);
+          this.closeWith(code, reason);
+        },
+      });
+      try {
+        await handover.ready;
+      } catch (error) {
+        if (error instanceof HandoverFailure) {
+          if (error.unreachable) cluster.recover(location);
+          this.closeWith(error.closeCode, error.message);
+        }
+        throw error;
+      }
+      return { handover };
+    }
+  }
+
+  /** The world an entry goes to and its process: the reconnection token's room, the named world, or a picked one. */
+  private async worldProcess(data: Record<string, unknown>): Promise<{ data: Record<string, unknown>; processId: string } | undefined> {
+    if (typeof data.reconnectionToken === 'string') {
+      const [room] = await matchMaker.query({ roomId: data.reconnectionToken.split(':')[0] });
+      return room ? { data, processId: room.processId } : undefined;
+    }
+    const world = requestedWorld(data);
+    const listing = world === undefined ? await pickWorld() : await findWorld(world);
+    if (!listing) return undefined;
+    return { data: { ...data, world: listing.metadata!.world }, processId: listing.processId };
+  }
+
+  /** The upstream asked this (entry) process to enter another world for the connection (world-handover.ts). */
+  private async moveTo(data: Record<string, unknown>): Promise<void> {
+    this.relay = undefined;
+    const { from, ...entry } = data;
+    const updates = isUpdateEncoding(entry.updates) ? entry.updates : 'json';
+    if (typeof from === 'number' && typeof entry.world === 'number' && typeof entry.characterId === 'string') {
+      this.joining = true;
+      try {
+        return await this.enterAfterHop(entry.characterId, entry.world, from, updates);
+      } finally {
+        this.joining = false;
+      }
+    }
+    try {
+      await this.enterWorld({ ...entry, updates });
+    } catch (error) {
+      const coded = this.services.toCodedError(error);
+      this.sendError(coded.code, coded.message, 'world:enter');
+    }
+  }
+
+  private joinHere(data: Record<string, unknown>, updates: UpdateEncoding): Promise<RoomMembership> {
+    return typeof data.reconnectionToken === 'string' ? this.reconnect(data.reconnectionToken, updates) : this.join(data, updates);
   }
 
   private async join(data: Record<string, unknown>, updates: UpdateEncoding): Promise<RoomMembership> {
@@ -449,9 +584,11 @@ export class JsonConnection implements JsonChannel {
     }
   }
 
-  private onClose(): void {
+  private onClose(code: number, reason: string): void {
     this.log.debug('ws connection closed');
     this.alive = false;
+    this.relay?.clientClosed(code, reason);
+    this.relay = undefined;
     clearTimeout(this.authTimer);
     this.linked?.client.disconnected();
     this.world?.client.disconnected();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
-import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, relayToWorldProcess, relayedAddress } from '../../src/cluster/ws-relay.ts';
+import { RELAYED_ADDRESS_HEADER, RELAY_SIGNATURE_HEADER, openUpstream, relayedAddress } from '../../src/cluster/ws-relay.ts';
 
 const SECRET = 'relay-test-secret-0123456789abcdef';
 
@@ -9,22 +9,19 @@ function listening(server: WebSocketServer): Promise<number> {
   return new Promise((resolve) => server.once('listening', () => resolve((server.address() as { port: number }).port)));
 }
 
-/** Captures the headers a relay sends upstream, by relaying to a local WebSocket server. */
+/** Captures the headers a hand-over socket sends upstream, opening it to a local WebSocket server. */
 async function headersSentBy(clientAddress: string, secret: string | undefined): Promise<IncomingMessage> {
   const upstream = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   const port = await listening(upstream);
   const received = new Promise<IncomingMessage>((resolve) => upstream.once('connection', (_ws, request) => resolve(request)));
-  const front = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  const frontPort = await listening(front);
-  front.once('connection', (ws, request) => relayToWorldProcess(ws, {
-    internalAddress: `127.0.0.1:${port}`, clientAddress, secret, request, onUnreachable: () => {},
-  }));
-  const client = new WebSocket(`ws://127.0.0.1:${frontPort}`);
+  const client: WebSocket = openUpstream({ internalAddress: `127.0.0.1:${port}`, clientAddress, secret, token: 'the-token', origin: undefined });
+  client.on('error', () => {});
   try {
-    return await received;
+    const request = await received;
+    assert.equal(request.headers.authorization, 'Bearer the-token', 'the upstream authenticates the client by its token');
+    return request;
   } finally {
     client.terminate();
-    front.close();
     upstream.close();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Two server processes on one Redis and one PostgreSQL (docs/scaling.md): players entering through either process
- * share the world, trade across the entry points, and share the REST rate limit. Needs Redis on REDIS_URL /
+ * reach the same world (the standing world, wherever it runs; worlds-across-processes.test.ts covers worlds spread
+ * over both), trade across the entry points, and share the REST rate limit. Needs Redis on REDIS_URL /
  * TEST_REDIS_URL (default 127.0.0.1:6379) and PostgreSQL (DATABASE_URL, or a scratch database on the local server).
  */
 import assert from 'node:assert/strict';
@@ -62,7 +63,7 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
       JWT_SECRET: `scale-out-test-secret-${run}-0123456789abcdef`,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     };
-    // One after the other: the first hosts the world, the second finds it through Redis.
+    // One after the other: the first opens the standing world, the second finds it listed through Redis.
     servers.push(await spawnServer(env));
     await waitForHealth(servers[0], 60_000);
     servers.push(await spawnServer(env));
@@ -107,7 +108,7 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
     const onB = await enter(b, second);
     assert.equal(onB.roomId, onA.roomId, 'the /ws socket on the second process reached the same world room');
 
-    // REST that reads the live world is answered by the world's process, whichever process it reaches.
+    // REST that reads the live world is answered by the process of the caller's world, whichever process it reaches.
     const position = await fetch(`${b.baseUrl}/api/characters/${second.id}/position`, { headers: { Authorization: `Bearer ${second.token}` } });
     assert.equal(position.status, 200);
     assert.deepEqual(await position.json().then((p: any) => [p.online, p.source]), [true, 'live']); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -157,29 +158,38 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
     assert.deepEqual(await itemTotals(db!, [seller.id, buyer.id]), before, 'nothing made or lost');
   });
 
-  it('GET /api/v1/player is cached on the world\'s process and a forwarded write refreshes it', async () => {
+  it('GET /api/v1/player is cached, and a write through the other process refreshes it (account changes are relayed)', async () => {
     const player = await character({ x: 140, z: 96 }, a);
     const auth = { Authorization: `Bearer ${player.token}` };
-    const read = async () => {
-      const response = await fetch(`${b.baseUrl}/api/v1/player`, { headers: auth });
+    const read = async (server = b) => {
+      const response = await fetch(`${server.baseUrl}/api/v1/player`, { headers: auth });
       assert.equal(response.status, 200);
       return await response.json() as { displayName: string; characters: Array<{ id: string }> };
     };
     assert.deepEqual((await read()).characters.map((c) => c.id), [player.id]);
+    assert.deepEqual((await read(a)).characters.map((c) => c.id), [player.id]);
     // A row written behind the server's back (announced by nobody) is not seen while the entry lives: the cache is on.
     const em = db!.em.fork();
     const accountId = (await em.findOneOrFail(Character, { id: player.id })).accountId;
     em.create(Character, { id: randomUUID(), accountId, name: uniqueName('c') });
     await em.flush();
     assert.equal((await read()).characters.length, 1, 'answered from the cache');
-    // A write through the other process is forwarded to the world's, which drops the entry once it commits.
-    const renamed = await fetch(`${b.baseUrl}/api/v1/player`, {
+    assert.equal((await read(a)).characters.length, 1, 'the other process caches it too');
+    // A write through one process drops the entry there once it commits, and on the other through Redis.
+    const renamed = await fetch(`${a.baseUrl}/api/v1/player`, {
       method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ displayName: 'Cached Once' }),
     });
     assert.equal(renamed.status, 200);
-    const after = await read();
+    const after = await read(a);
     assert.equal(after.displayName, 'Cached Once');
     assert.equal(after.characters.length, 2, 'the next read went to the database');
+    const deadline = Date.now() + 5_000;
+    let elsewhere = await read();
+    while (elsewhere.characters.length !== 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      elsewhere = await read();
+    }
+    assert.deepEqual([elsewhere.displayName, elsewhere.characters.length], ['Cached Once', 2], 'the other process dropped its entry');
   });
 
   it('a browser SDK client reconnects through the other process: the HTTP step authorises its header-less socket', async () => {
@@ -222,19 +232,19 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
     assert.equal(((await refused.json()) as { code: string }).code, 'RATE_LIMITED');
   });
 
-  it('when the world\'s process dies, the other one takes the world over and players enter again', async () => {
+  it('when a process dies, its standing world reopens on the other one and players enter again', async () => {
     const player = await character({ x: 124, z: 96 }, b);
     servers[0].child.kill('SIGKILL');
     await servers[0].exited;
     const deadline = Date.now() + 30_000;
     let entered: { ws: JsonWsClient; roomId: string } | undefined;
     while (!entered && Date.now() < deadline) {
-      // The first attempts find the dead process' listing, are closed with 1012, and trigger the takeover.
+      // The first attempts find the dead process' listing, are closed with 1012, and trigger the reopening.
       entered = await enter(b, player).catch(() => undefined);
       if (!entered) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     assert.ok(entered, 'a player entered through the surviving process');
     const status = await fetch(`${b.baseUrl}/status`).then((r) => r.json()) as { playersOnline?: number };
-    assert.equal(status.playersOnline, 1, `the surviving process hosts the world now: ${JSON.stringify(status)}`);
+    assert.equal(status.playersOnline, 1, `the surviving process runs the standing world now: ${JSON.stringify(status)}`);
   });
 });

@@ -10,9 +10,9 @@
  *   once that differs, nor after a temporary account's expiry, nor after MAX_AGE_MS (a bound on staleness from a
  *   write path nobody announced).
  * Live facts (online, the combat level of a character in the world) are read at answer time, never cached.
- * With several processes (REDIS_URL) every route that reads or writes these rows is answered by the process hosting
- * the world (src/http/world-api-forwarder.ts), so that process's cache sees every announced write; a process taking the
- * world over starts with an empty cache.
+ * With several processes (REDIS_URL) a caller's requests may be answered by any process (the one its character's
+ * world runs on, or the one reached): every announced write is relayed to the other processes through Redis
+ * (src/cluster/cluster.ts), whose caches drop the account as well.
  */
 import { listenForAccountChanges, type AccountChangeListener } from '../../db/account-changes.ts';
 
