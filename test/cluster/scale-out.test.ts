@@ -7,26 +7,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Client as SdkClient } from '@colyseus/sdk';
-import { noRedisSkipNote, redisAnswers, TEST_REDIS_URL } from '../helpers/redis.ts';
-import { createScratchDatabase } from '../../loadtest/lib/postgres.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { Character } from '../../src/db/entities/index.ts';
 import { uniqueName } from '../helpers/database.ts';
 import { anonymousAccount, visibleEntities } from '../helpers/players.ts';
-import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
+import type { ServerProcess } from '../helpers/process.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
+import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
 import { addItem, bothAcceptScreen1, itemTotals, inventoryRows, openTrade, putItems, type Trader } from '../trade/support.ts';
-
-const REDIS_URL = TEST_REDIS_URL;
-const LOCAL_POSTGRES = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-
-/** DATABASE_URL when the suite runs on PostgreSQL; otherwise a scratch database on the local server (dropped after). */
-async function sharedPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
-  return createScratchDatabase(LOCAL_POSTGRES, 'scaleout').catch(() => undefined);
-}
 
 /** What the shared test helpers need of a server: its addresses. */
 function endpoint(server: ServerProcess): TestServer {
@@ -35,7 +24,7 @@ function endpoint(server: ServerProcess): TestServer {
 
 describe('scale-out: two processes on one Redis and one PostgreSQL @db', function () {
   this.timeout(120_000);
-  let database: Awaited<ReturnType<typeof sharedPostgres>>;
+  let cluster: TwoProcesses | undefined;
   let db: Database | undefined;
   const servers: ServerProcess[] = [];
   const sockets: JsonWsClient[] = [];
@@ -43,41 +32,16 @@ describe('scale-out: two processes on one Redis and one PostgreSQL @db', functio
   let b: TestServer;
 
   before(async function () {
-    if (!(await redisAnswers())) {
-      noRedisSkipNote('the scale-out suite');
-      return this.skip();
-    }
-    database = await sharedPostgres();
-    if (!database) {
-      console.log('      (skipped: no PostgreSQL reachable; set DATABASE_URL to run the scale-out suite)');
-      return this.skip();
-    }
-    const run = randomUUID().slice(0, 8);
-    const env = {
-      REDIS_URL,
-      DATABASE_URL: database.url,
-      CLUSTER_KEY_PREFIX: `test-${run}:`,
-      RATE_LIMIT_KEY_PREFIX: `test-${run}`,
-      RATE_LIMIT_REST_PER_MINUTE: '100',
-      TRUST_PROXY: '1',
-      JWT_SECRET: `scale-out-test-secret-${run}-0123456789abcdef`,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-    };
-    // One after the other: the first opens the standing world, the second finds it listed through Redis.
-    servers.push(await spawnServer(env));
-    await waitForHealth(servers[0], 60_000);
-    servers.push(await spawnServer(env));
-    await waitForHealth(servers[1], 60_000);
+    cluster = await startTwoProcesses('scale-out', { RATE_LIMIT_REST_PER_MINUTE: '100', TRUST_PROXY: '1' });
+    if (!cluster) return this.skip();
+    servers.push(...cluster.servers);
     [a, b] = servers.map(endpoint);
-    db = await openDatabase({ databaseUrl: database.url, pgliteDataDir: 'memory://', poolSize: 2 });
+    db = cluster.db;
   });
 
   after(async () => {
     for (const socket of sockets) socket.socket.terminate();
-    for (const server of servers) server.child.kill('SIGTERM');
-    await Promise.all(servers.map((server) => server.exited));
-    await db?.close();
-    await database?.drop();
+    await cluster?.stop();
   });
 
   async function character(at: { x: number; z: number }, entry: TestServer): Promise<{ id: string; token: string }> {

@@ -7,16 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { noRedisSkipNote, redisAnswers, TEST_REDIS_URL } from '../helpers/redis.ts';
-import { createScratchDatabase } from '../../loadtest/lib/postgres.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { Character } from '../../src/db/entities/index.ts';
 import { uniqueName } from '../helpers/database.ts';
 import { anonymousAccount, visibleEntities } from '../helpers/players.ts';
-import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
+import type { ServerProcess } from '../helpers/process.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
+import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
 
-const LOCAL_POSTGRES = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Player { id: string; token: string }
 interface Entered { ws: JsonWsClient; world: number; roomId: string }
@@ -31,7 +29,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 
 describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () {
   this.timeout(180_000);
-  let database: { url: string; drop(): Promise<void> } | undefined;
+  let cluster: TwoProcesses | undefined;
   let db: Database | undefined;
   const servers: ServerProcess[] = [];
   const sockets: JsonWsClient[] = [];
@@ -39,42 +37,17 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
   let b: ServerProcess;
 
   before(async function () {
-    if (!(await redisAnswers())) {
-      noRedisSkipNote('the worlds-across-processes suite');
-      return this.skip();
-    }
-    database = process.env.DATABASE_URL
-      ? { url: process.env.DATABASE_URL, drop: async () => {} }
-      : await createScratchDatabase(LOCAL_POSTGRES, 'worlds').catch(() => undefined);
-    if (!database) {
-      console.log('      (skipped: no PostgreSQL reachable; set DATABASE_URL to run it)');
-      return this.skip();
-    }
-    const run = randomUUID().slice(0, 8);
-    const env = {
-      REDIS_URL: TEST_REDIS_URL,
-      DATABASE_URL: database.url,
-      CLUSTER_KEY_PREFIX: `test-${run}:`,
-      RATE_LIMIT_KEY_PREFIX: `test-${run}`,
-      JWT_SECRET: `worlds-test-secret-${run}-0123456789abcdef`,
-      WORLD_CAPACITY: '2',
-      WORLDS_MIN: '1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-    };
-    servers.push(await spawnServer(env));
-    await waitForHealth(servers[0], 60_000);
-    servers.push(await spawnServer(env));
-    await waitForHealth(servers[1], 60_000);
+    // WORLD_CAPACITY 2: a world must hold two players for them to meet.
+    cluster = await startTwoProcesses('worlds-across-processes', { WORLD_CAPACITY: '2', WORLDS_MIN: '1' });
+    if (!cluster) return this.skip();
+    servers.push(...cluster.servers);
     [a, b] = servers;
-    db = await openDatabase({ databaseUrl: database.url, pgliteDataDir: 'memory://', poolSize: 2 });
+    db = cluster.db;
   });
 
   after(async () => {
     for (const socket of sockets) socket.socket.terminate();
-    for (const server of servers) server.child.kill('SIGTERM');
-    await Promise.all(servers.map((server) => server.exited));
-    await db?.close();
-    await database?.drop();
+    await cluster?.stop();
   });
 
   const wsUrl = (server: ServerProcess) => `ws://127.0.0.1:${server.port}`;
