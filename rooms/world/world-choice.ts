@@ -81,6 +81,16 @@ export async function pickWorld(): Promise<WorldRoomListing> {
   const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing));
   open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
   if (open[0]) return open[0];
+  // Entries that find every world full at once share one new world instead of each opening their own (a burst of
+  // 50 entries opened 50 worlds); one that finds the new world full by the time it takes a seat picks again.
+  opening ??= openWorldForEntries().finally(() => (opening = undefined));
+  return opening;
+}
+
+/** The new world being opened for entries that found every world full (pickWorld), if any. */
+let opening: Promise<WorldRoomListing> | undefined;
+
+async function openWorldForEntries(): Promise<WorldRoomListing> {
   const created = (await matchMaker.createRoom(WORLD_ROOM, {})) as WorldRoomListing;
   if (typeof created.metadata?.world === 'number') return created;
   const listed = (await listWorlds()).find((listing) => listing.roomId === created.roomId);

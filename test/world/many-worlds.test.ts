@@ -10,6 +10,7 @@ import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpe
 import { json } from '../helpers/http.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
+import { listWorlds, pickWorld } from '../../rooms/world/world-choice.ts';
 
 const METRICS_TOKEN = 'many-worlds-scraper';
 
@@ -172,5 +173,25 @@ describe(`many worlds on one process (${databaseUnderTest()}) @db`, function () 
     const joined = await client.waitFor('world:joined');
     assert.deepEqual((await claimsOf(server, other.id)).map((c) => c.world), [joined.data.world]);
     await em.execute('delete from worlds where room_id = ?', [roomId]);
+  });
+});
+
+describe(`opening worlds for a burst of entries (${databaseUnderTest()}) @db`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ WORLD_CAPACITY: '1', WORLDS_MIN: '1' });
+  });
+  after(() => server?.close());
+
+  it('opens one new world for entries that find every world full at once, not one each', async () => {
+    const first = await enter(server);
+    const before = (await listWorlds()).length;
+    const picked = await Promise.all(Array.from({ length: 10 }, () => pickWorld()));
+    assert.equal(new Set(picked.map((listing) => listing.roomId)).size, 1, 'every entry of the burst got the same new world');
+    assert.notEqual(picked[0].metadata!.world, first.world);
+    assert.equal((await listWorlds()).length, before + 1);
+    first.client.close();
   });
 });
