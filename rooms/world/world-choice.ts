@@ -75,10 +75,11 @@ export async function openWorldWithRoom(world: number): Promise<WorldRoomListing
 /**
  * The world a server-picked entry goes to, chosen before its seat (so an entry knows the world's process first):
  * the fullest open world with room, lowest number among equals, or else a new world, which the matchmaker places
- * (with REDIS_URL, on the least-loaded process).
+ * (with REDIS_URL, on the least-loaded process). `passOver`: worlds this entry found full when it took a seat.
  */
-export async function pickWorld(): Promise<WorldRoomListing> {
-  const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing));
+export async function pickWorld(passOver: ReadonlySet<number> = new Set()): Promise<WorldRoomListing> {
+  const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing)
+    && !passOver.has(listing.metadata!.world!));
   open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
   if (open[0]) return open[0];
   // Entries that find every world full at once share one new world instead of each opening their own (a burst of

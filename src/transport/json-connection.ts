@@ -36,6 +36,9 @@ function jsonCloseCode(colyseusCode: number | undefined): number {
   }
 }
 
+/** How many times an entry the server placed picks another world after the one it picked filled up. */
+const MAX_PICKS = 5;
+
 /** A JSON client never decodes the room's schema: Colyseus need not build (or send) its reflection handshake. */
 const JSON_JOIN = { skipHandshake: true } as const;
 
@@ -441,57 +444,64 @@ export class JsonConnection implements JsonChannel {
   private async enter(data: Record<string, unknown>, updates: UpdateEncoding, hopFrom?: number): Promise<Entry> {
     const cluster = this.services.cluster;
     if (!cluster) return { membership: await this.joinHere(data, updates) };
+    const picked = data.world === undefined && typeof data.reconnectionToken !== 'string';
+    // Worlds the server picked that filled up before the seat (a listing counts seats once they are taken): the
+    // next pick passes them over.
+    const full = new Set<number>();
     for (let attempt = 0; ; attempt++) {
-      const target = await this.worldProcess(data);
-      const location = target && await cluster.locate(target.processId);
-      if (!location) {
-        try {
-          return { membership: await this.joinHere(target?.data ?? data, updates) };
-        } catch (error) {
-          // A world the server picked filled up before the seat: pick again.
-          const picked = data.world === undefined && typeof data.reconnectionToken !== 'string';
-          if (!picked || attempt >= 2 || this.services.toCodedError(error).code !== 'WORLD_FULL') throw error;
-          continue;
-        }
-      }
-      const { characterId, createCharacter, world, reconnectionToken } = target.data;
-      const enter = { characterId, createCharacter, world, reconnectionToken, updates };
-      if (this.relayed) {
-        this.sendEvent(RELAY_MOVE_EVENT, { ...enter, ...(hopFrom !== undefined ? { from: hopFrom } : {}) });
-        return { moved: true };
-      }
-      const handover = new WorldHandover({
-        internalAddress: location.internalAddress, clientAddress: this.ip ?? '', secret: cluster.secret, token: this.token!, origin: this.origin,
-      }, enter, {
-        deliver: (text) => this.sendText(text, 'relayed'),
-        move: (moved) => this.enqueue(() => this.moveTo(moved)),
-        closed: (code, reason, lost) => {
-          this.relay = undefined;
-          if (lost) cluster.recover(location);
-          this.closeWith(code, reason);
-        },
-      });
+      const target = await this.worldProcess(data, full);
       try {
-        await handover.ready;
+        return await this.enterAt(target, data, updates, hopFrom);
       } catch (error) {
-        if (error instanceof HandoverFailure) {
-          if (error.unreachable) cluster.recover(location);
-          this.closeWith(error.closeCode, error.message);
-        }
-        throw error;
+        const world = target?.data.world;
+        if (!picked || attempt >= MAX_PICKS || this.services.toCodedError(error).code !== 'WORLD_FULL' || typeof world !== 'number') throw error;
+        full.add(world);
       }
-      return { handover };
     }
   }
 
+  /** Enters `target` here, or hands the connection over to its process. */
+  private async enterAt(target: { data: Record<string, unknown>; processId: string } | undefined, data: Record<string, unknown>, updates: UpdateEncoding, hopFrom: number | undefined): Promise<Entry> {
+    const cluster = this.services.cluster!;
+    const location = target && await cluster.locate(target.processId);
+    if (!location) return { membership: await this.joinHere(target?.data ?? data, updates) };
+    const { characterId, createCharacter, world, reconnectionToken } = target.data;
+    const enter = { characterId, createCharacter, world, reconnectionToken, updates };
+    if (this.relayed) {
+      this.sendEvent(RELAY_MOVE_EVENT, { ...enter, ...(hopFrom !== undefined ? { from: hopFrom } : {}) });
+      return { moved: true };
+    }
+    const handover = new WorldHandover({
+      internalAddress: location.internalAddress, clientAddress: this.ip ?? '', secret: cluster.secret, token: this.token!, origin: this.origin,
+    }, enter, {
+      deliver: (text) => this.sendText(text, 'relayed'),
+      move: (moved) => this.enqueue(() => this.moveTo(moved)),
+      closed: (code, reason, lost) => {
+        this.relay = undefined;
+        if (lost) cluster.recover(location);
+        this.closeWith(code, reason);
+      },
+    });
+    try {
+      await handover.ready;
+    } catch (error) {
+      if (error instanceof HandoverFailure) {
+        if (error.unreachable) cluster.recover(location);
+        this.closeWith(error.closeCode, error.message);
+      }
+      throw error;
+    }
+    return { handover };
+  }
+
   /** The world an entry goes to and its process: the reconnection token's room, the named world, or a picked one. */
-  private async worldProcess(data: Record<string, unknown>): Promise<{ data: Record<string, unknown>; processId: string } | undefined> {
+  private async worldProcess(data: Record<string, unknown>, full: ReadonlySet<number>): Promise<{ data: Record<string, unknown>; processId: string } | undefined> {
     if (typeof data.reconnectionToken === 'string') {
       const [room] = await matchMaker.query({ roomId: data.reconnectionToken.split(':')[0] });
       return room ? { data, processId: room.processId } : undefined;
     }
     const world = requestedWorld(data);
-    const listing = world === undefined ? await pickWorld() : await findWorld(world);
+    const listing = world === undefined ? await pickWorld(full) : await findWorld(world);
     if (!listing) return undefined;
     return { data: { ...data, world: listing.metadata!.world }, processId: listing.processId };
   }
