@@ -10,6 +10,7 @@
  *   npm run bench:worlds                              # 2,000 walkers, worlds of 500, 20 s windows
  *   npm run bench:worlds -- --walkers 1000 --capacity 250 --duration 15 --skip-one-world-sdk
  *   npm run bench:worlds -- --only hops --samples 100 --background 500   # hop and private-message latency
+ *   npm run bench:worlds -- --only sdkmessages --rounds 2                # the SDK alternative vs /ws, alternated
  */
 import { parseArgs } from 'node:util';
 import { writeSection, sectionMarkers } from './lib/benchmarks-doc.ts';
@@ -18,6 +19,7 @@ import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import { runHopScenario, type LatencyPair } from './lib/hop-scenario.ts';
 
 const SECTION = 'worlds';
+const SDK_SECTION = 'worlds-sdk';
 const HOPS_SECTION = 'worlds-hops';
 const { values } = parseArgs({
   options: {
@@ -25,13 +27,15 @@ const { values } = parseArgs({
     capacity: { type: 'string', default: '500' },
     duration: { type: 'string', default: '20' },
     'skip-one-world-sdk': { type: 'boolean', default: false },
-    /** walkers (targets 1 and 2) or hops (hop and private-message latency); both by default. */
+    /** walkers (targets 1 and 2), hops (hop and private-message latency) or sdkmessages (the SDK alternative against
+     *  the /ws baseline alone, alternated `--rounds` times); walkers and hops by default. */
     only: { type: 'string' },
+    rounds: { type: 'string', default: '2' },
     samples: { type: 'string', default: '100' },
     background: { type: 'string', default: '500' },
   },
 });
-const wants = (part: string) => values.only === undefined || values.only === part;
+const wants = (part: string) => (values.only === undefined && part !== 'sdkmessages') || values.only === part;
 const walkers = Number(values.walkers);
 const capacity = Number(values.capacity);
 const durationSeconds = Number(values.duration);
@@ -47,6 +51,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
 async function run(what: string, kind: 'json' | 'sdk', clients: number, worldCapacity: number, updates?: 'json'): Promise<Row> {
   log(`${what}: ${clients} ${kind} walkers, worlds of ${worldCapacity}, ${durationSeconds} s`);
   const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, updates, log });
@@ -83,7 +88,6 @@ if (wants('walkers')) {
     scaling.push({ kind, rows: [quarter, half, top] });
   }
 
-  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
   const lines: string[] = [];
   const { start, end } = sectionMarkers(SECTION);
   lines.push(start, '## Many worlds on one process (issue #19)', '');
@@ -136,5 +140,29 @@ if (wants('hops')) {
     '', 'A hop saves and closes the session, releases the world claim, and enters the new world after that commit: no timer guards it.', end,
   ].join('\n');
   writeSection(HOPS_SECTION, text);
+  console.log(text);
+}
+
+if (wants('sdkmessages')) {
+  const rounds = Number(values.rounds);
+  const pairs: Array<[Row, Row]> = [];
+  for (let i = 0; i < rounds; i++) {
+    pairs.push([
+      await run('/ws JSON, one world (baseline)', 'json', walkers, walkers),
+      await run(`SDK with \`updates: "json"\` room messages, worlds of ${capacity}`, 'sdk', walkers, capacity, 'json'),
+    ]);
+  }
+  const { start, end } = sectionMarkers(SDK_SECTION);
+  const cell = (r: WalkerRunResult) => `${r.ackP99Ms} ms | ${r.eventLoopLagP99Ms} ms | ${r.serverCpuCores}`;
+  const text = [
+    start, '### The SDK alternative against the /ws baseline, alternated', '',
+    `\`npm run bench:worlds -- --only sdkmessages --walkers ${walkers} --capacity ${capacity} --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 16)}Z. `
+      + `${walkers} walkers each run; SDK clients joined with \`updates: "json"\` (no view, no schema patches: rooms/world/sdk-updates.ts).`, '',
+    '| round | /ws JSON one world: ack p99 | lag p99 | CPU | SDK room messages, worlds of ' + capacity + ': ack p99 | lag p99 | CPU | ack ratio | lag ratio |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...pairs.map(([json, sdk], i) => `| ${i + 1} | ${cell(json.result)} | ${cell(sdk.result)} | ${ratio(sdk.result.ackP99Ms, json.result.ackP99Ms)} × | ${ratio(sdk.result.eventLoopLagP99Ms, json.result.eventLoopLagP99Ms)} × |`),
+    '', 'Target (issue #19): ≤ 1 × each.', end,
+  ].join('\n');
+  writeSection(SDK_SECTION, text);
   console.log(text);
 }

@@ -23,8 +23,14 @@ function dataText(frame: string): string {
 }
 
 export function roomMessageSink(client: Client, updates: UpdateEncoding): UpdateSink {
+  const raw = client.raw.bind(client);
+  // Without a view, the client's schema patches would carry only the world's tick counter — one more socket write
+  // per client per tick, which the world:update already carries. They are not sent; room.state stays as joined.
+  client.raw = ((data: Uint8Array | Buffer, ...rest: unknown[]) => {
+    if (data[0] !== Protocol.ROOM_STATE_PATCH) (raw as (...args: unknown[]) => void)(data, ...rest);
+  }) as Client['raw'];
   const sendText = (text: string, event = 'world:update') => {
-    client.raw(getMessageBytes.raw(Protocol.ROOM_DATA, event, dataText(text)));
+    raw(getMessageBytes.raw(Protocol.ROOM_DATA, event, dataText(text)));
   };
   return {
     updates,

@@ -44,8 +44,10 @@ describe(`SDK clients with world:update room messages (${databaseUnderTest()}) @
     while (!seen() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.ok(seen(), 'the neighbour came into view and its move arrived as a change');
     assert.ok(updates.every((u) => typeof u.tick === 'number' && typeof u.sentAt === 'number'));
-    const state = room.state as { players?: Map<string, unknown> };
+    const state = room.state as { players?: Map<string, unknown>; tick?: number };
     assert.equal(state.players?.size ?? 0, 0, 'no entity reaches the schema state: the client has no view');
+    // No schema patches either (they would carry only the tick, which world:update carries): the state stays as joined.
+    assert.ok(updates.at(-1)!.tick > (state.tick ?? 0) + 1, `updates reach tick ${updates.at(-1)!.tick}, the state stays at ${state.tick}`);
     walker.close();
     await room.leave();
   });
