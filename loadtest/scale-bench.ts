@@ -59,6 +59,8 @@ interface ScaleRun {
   cpuCoresPerProcess: number[];
   /** Worlds open on each process at the end of the window. */
   worldsPerProcess: number[];
+  /** CPU the bots (this process) used over the window, in cores: what the servers do not get of the machine. */
+  botCores: number;
   pinned: boolean;
 }
 
@@ -92,12 +94,16 @@ async function measure(processes: 1 | 2, databaseUrl: string, seeds: Awaited<Ret
     const updatesBefore = stats.updatesReceived;
     const meters = servers.map((server) => new CpuMeter(server.child.pid!));
     for (const meter of meters) meter.start();
+    const botCpu = process.cpuUsage();
     await sleep(SECONDS * 1000);
     const cores = meters.map((meter) => round(meter.stop(), 2));
+    const botUsage = process.cpuUsage(botCpu);
+    const botCores = round((botUsage.user + botUsage.system) / 1e6 / SECONDS, 2);
     const worldsPerProcess = await Promise.all(servers.map(async (server) =>
       ((await (await fetch(`${server.baseUrl}/status`)).json()) as { worlds?: unknown[] }).worlds?.length ?? 0));
     return {
       worldsPerProcess,
+      botCores,
       processes,
       joined,
       movesPerSecond: round((stats.movesSent - movesBefore) / SECONDS, 0),
@@ -124,13 +130,14 @@ function render(runs: ScaleRun[]): string {
     '',
     `\`npm run bench:scale -- --walkers ${CLIENTS} --duration ${SECONDS} --capacity ${CAPACITY}\`, ${new Date().toISOString().slice(0, 10)}: the same ${CLIENTS} seeded /ws walkers, first all on one process, then split evenly over two processes on Redis, in worlds of ${CAPACITY} placed by the matchmaker (docs/worlds.md; a walker whose world runs on the other process is handed over to it, so its frames cross the relay). Each process ${one.pinned && two.pinned ? 'pinned to its own core with taskset' : 'unpinned (taskset unavailable)'}; the bots share the machine.`,
     '',
-    '| processes | walkers in | worlds per process | moves/s | ack p50 / p99 ms | delivery p99 ms | updates received/s | CPU cores per process |',
-    '|---|---|---|---|---|---|---|---|',
-    ...runs.map((r) => `| ${r.processes} | ${r.joined} | ${r.worldsPerProcess.join(' + ')} | ${r.movesPerSecond} | ${r.ackP50Ms} / ${r.ackP99Ms} | ${r.deliveryP99Ms} | ${r.updatesPerSecond} | ${r.cpuCoresPerProcess.join(' + ')} |`),
+    '| processes | walkers in | worlds per process | moves/s | ack p50 / p99 ms | delivery p99 ms | updates received/s | CPU cores per process | bots\' CPU (cores) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...runs.map((r) => `| ${r.processes} | ${r.joined} | ${r.worldsPerProcess.join(' + ')} | ${r.movesPerSecond} | ${r.ackP50Ms} / ${r.ackP99Ms} | ${r.deliveryP99Ms} | ${r.updatesPerSecond} | ${r.cpuCoresPerProcess.join(' + ')} | ${r.botCores} |`),
     '',
     `Two processes vs one: moves/s ×${ratio(two.movesPerSecond, one.movesPerSecond)}, updates delivered/s ×${ratio(two.updatesPerSecond, one.updatesPerSecond)}, busiest process' CPU ×${ratio(Math.max(...two.cpuCoresPerProcess), Math.max(...one.cpuCoresPerProcess))}.`,
     'The walkers are a fixed load, not a search for the most each setup holds within the latency targets (issue #19 asks',
-    'for that search; not run). On this two-core machine the bots run on the same cores as the servers.',
+    'for that search; not run). On this two-core machine the bots run on the same cores as the servers: the last column',
+    'is the share of the two cores the load generator itself takes, which a second server process cannot have.',
     SECTION_END,
   ].join('\n');
 }
