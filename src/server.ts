@@ -198,9 +198,10 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   step(4, 'HTTP server listening', { port });
   step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true, scaleOut: cluster.enabled });
 
-  // The embedded database has one process: world rows left by an earlier run (a crash) are stale. A shared
-  // PostgreSQL may serve other processes: their worlds are forgotten once their heartbeat stops (src/db/worlds.ts).
-  if (db.kind === 'pglite') await forgetAllWorlds(db);
+  // Without REDIS_URL this process is the only one (docs/scaling.md): world rows left by an earlier run (a crash)
+  // are stale, and a restart must not wait for their heartbeat to lapse. With REDIS_URL other processes' worlds are
+  // live: a dead process' worlds are forgotten once their heartbeat stops (src/db/worlds.ts).
+  if (!cluster.enabled) await forgetAllWorlds(db);
   await cluster.start(port, async (missing) => {
     // Under the cluster's world lock, with standing worlds missing: rows of worlds whose process died are stale.
     if (cluster.enabled) await forgetUnlistedWorlds(db, new Set((await listWorlds()).map((listing) => listing.roomId)));
