@@ -9,6 +9,16 @@ import type { Request } from 'express';
 import type { Database } from '../db/database.ts';
 import { worldRoomOfAccount } from '../db/worlds.ts';
 import { findWorld } from '../../rooms/world/world-choice.ts';
+import { bearerToken } from '../auth/middleware.ts';
+
+/** The request's bearer token as the /api gate reads it; undefined when absent or malformed (the gate refuses those). */
+function bearerOf(header: string | undefined): string | undefined {
+  try {
+    return bearerToken(header);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Caller {
   accountId: string;
@@ -19,9 +29,9 @@ export function worldProcessOfRequest(db: Database, identify: (token: string) =>
   return async (req: Request): Promise<string | undefined> => {
     const named = req.path.toLowerCase() === '/api/v1/world' ? Number(req.query.world) : Number.NaN;
     if (Number.isInteger(named) && named > 0) return (await findWorld(named))?.processId;
-    const header = req.headers.authorization;
-    if (!header?.startsWith('Bearer ')) return undefined;
-    const caller = await identify(header.slice(7).trim()).catch(() => undefined);
+    const token = bearerOf(req.headers.authorization);
+    if (!token) return undefined;
+    const caller = await identify(token).catch(() => undefined);
     if (!caller) return undefined;
     const roomId = await worldRoomOfAccount(db, caller.accountId, caller.characterId);
     if (!roomId) return undefined;
