@@ -31,16 +31,15 @@ import type { WorldListing } from './world/world-choice.ts';
 import { combineAreas } from './world/message-table.ts';
 import type { CommandHandler, LeaveReason, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
+import { runInSlices } from './world/delivery-slices.ts';
 import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from './world/update-frames.ts';
 
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
 export const RECONNECT_GRACE_SECONDS = 20;
 export const DEFAULT_INTEREST_RADIUS = 16;
-/**
- * Players whose area of interest is updated in one go; the rest of the tick's delivery yields to the event loop
- * between slices, so a crowded tick never blocks message handling for long.
- */
-const DELIVERY_SLICE = 250;
+/** Milliseconds of a tick's delivery done in one go (delivery-slices.ts); the clock is read every DELIVERY_CHECK players. */
+const DELIVERY_SLICE_MS = 4;
+const DELIVERY_CHECK = 16;
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 
@@ -237,7 +236,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.grid.insert(player);
       if (isUpdateEncoding(options.updates)) this.sdkUpdates.set(player, options.updates);
       this.sync.attach(client, this.sdkUpdates.get(player));
-      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.dirty), player.interest.visible);
+      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.sync.changed), player.interest.visible);
       client.send('player:sync', player.sync());
     } catch (error) {
       if (claimed) await releaseWorld(db, character.id, this.roomId).catch(() => {});
@@ -573,24 +572,19 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const dirty = this.dirty;
     this.dirty = new Set();
     this.sync.beginTick(dirty);
+    const changed = this.sync.changed;
     const observers = [...this.online.values()];
-    let next = 0;
     let interestMs = 0;
     this.delivering = true;
-    const deliverSlice = () => {
-      const end = Math.min(observers.length, next + DELIVERY_SLICE);
-      for (; next < end; next++) {
-        const player = observers[next];
-        if (this.online.get(player.id) !== player) continue;
-        const before = performance.now();
-        const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, dirty);
-        interestMs += performance.now() - before;
-        this.sync.deliver(player.client, tick, diff, player.interest.visible);
-      }
-      if (next < observers.length) {
-        setImmediate(deliverSlice);
-        return;
-      }
+    const deliverTo = (index: number) => {
+      const player = observers[index];
+      if (this.online.get(player.id) !== player) return;
+      const before = performance.now();
+      const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, changed);
+      interestMs += performance.now() - before;
+      this.sync.deliver(player.client, tick, diff, player.interest.visible);
+    };
+    const delivered = () => {
       this.delivering = false;
       const patchStarted = performance.now();
       this.broadcastPatch();
@@ -602,7 +596,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       });
       stopTimer();
     };
-    deliverSlice();
+    runInSlices(observers.length, deliverTo, delivered, { sliceMs: DELIVERY_SLICE_MS, checkEvery: DELIVERY_CHECK });
   }
 
   private async savePositions(): Promise<void> {

@@ -15,6 +15,7 @@ import { PlayerState, WorldState } from '../../schema/world-state.ts';
 const RADIUS = 16;
 
 class BarePlayer implements TrackedEntity {
+  interestMark = 0;
   readonly kind = 'player' as const;
   readonly id: string;
   readonly state = new PlayerState();

@@ -26,6 +26,8 @@ interface TickChange {
   now: Values;
   fields: string[];
   step: { dx: number; dz: number } | undefined;
+  /** The JSON delta, built by the first observer that needs it and copied into every other's frame. */
+  json?: string;
 }
 
 /**
@@ -58,7 +60,6 @@ export class InterestSync {
   private readonly changes = new Map<TrackedEntity, TickChange>();
   private readonly snapshots = new Map<TrackedEntity, string>();
   private readonly compactSnapshots = new Map<TrackedEntity, string>();
-  private readonly deltas = new Map<TrackedEntity, string>();
   private readonly compactDeltas = new Map<TrackedEntity, string | null>();
   /** Per tick: each entity's fields that are not in its deltas (name, kind...), and its compact re-entry. */
   private readonly fixedFields = new Map<TrackedEntity, string>();
@@ -79,7 +80,6 @@ export class InterestSync {
     this.changes.clear();
     this.snapshots.clear();
     this.compactSnapshots.clear();
-    this.deltas.clear();
     this.compactDeltas.clear();
     this.fixedFields.clear();
     this.compactReturns.clear();
@@ -94,6 +94,11 @@ export class InterestSync {
       const fields = changedFields(before, now);
       if (fields.length > 0) this.changes.set(entity, { now, fields, step: stepOf(before, now) });
     }
+  }
+
+  /** The entities whose published values changed this tick (what an observer of them is told of). */
+  get changed(): ReadonlyMap<TrackedEntity, unknown> {
+    return this.changes;
   }
 
   /**
@@ -117,8 +122,11 @@ export class InterestSync {
     else client.view = new StateView();
   }
 
-  /** Delivers one observer's difference; `visible` is what it sees after it (for the sampled reference sizes). */
-  deliver(client: Client, tick: number, diff: InterestDiff, visible: ReadonlySet<TrackedEntity>): void {
+  /**
+   * Delivers one observer's difference, computed against `changed` (its `changed` are entities that changed this
+   * tick); `visible` is what it sees after it (for the sampled reference sizes).
+   */
+  deliver(client: Client, tick: number, diff: InterestDiff, visible: ReadonlyArray<TrackedEntity>): void {
     const link = clientLink(client) ?? this.sdkSinks.get(client);
     if (link) {
       this.costs.jsonObservers++;
@@ -126,7 +134,7 @@ export class InterestSync {
         this.sampleCountdown = SAMPLE_EVERY;
         this.sample(diff, visible);
       }
-      const changed = diff.changed.filter((entity) => this.changes.has(entity));
+      const changed = diff.changed;
       const outbox = this.outboxes.get(client);
       if (outbox) this.outboxes.delete(client);
       if (diff.added.length === 0 && changed.length === 0 && diff.removed.length === 0) {
@@ -173,12 +181,13 @@ export class InterestSync {
   }
 
   private deltaJson(entity: TrackedEntity): string {
-    return this.cached(this.deltas, entity, () => {
-      const { now, fields } = this.changes.get(entity)!;
+    const change = this.changes.get(entity)!;
+    if (change.json === undefined) {
       const delta: Values = { kind: entity.kind, id: entity.id };
-      for (const field of fields) delta[field] = now[field];
-      return JSON.stringify(delta);
-    });
+      for (const field of change.fields) delta[field] = change.now[field];
+      change.json = JSON.stringify(delta);
+    }
+    return change.json;
   }
 
   private worldUpdate(tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
@@ -269,7 +278,7 @@ export class InterestSync {
   }
 
   /** What a naive whole-area snapshot and a bit-packed actor update would have taken for this observer. */
-  private sample(diff: InterestDiff, visible: ReadonlySet<TrackedEntity>): void {
+  private sample(diff: InterestDiff, visible: ReadonlyArray<TrackedEntity>): void {
     let naive = `{"type":"world:update","data":{"tick":0,"sentAt":${this.tickStartedAt},"entities":[]}}`.length;
     let bits = 0;
     const added = new Set(diff.added);

@@ -11,6 +11,11 @@ export interface TrackedEntity {
   readonly id: string;
   readonly x: number;
   readonly z: number;
+  /**
+   * Scratch space of InterestSet.update (start it at 0; nothing else writes it): marks what the observer being
+   * updated saw, so the update needs no hash lookups.
+   */
+  interestMark: number;
   /** Optional visibility filter (e.g. a ground item shown only to its owner for a while). */
   visibleTo?: (observerId: string) => boolean;
   /** Plain snapshot for JSON clients (sent when the entity comes into view); cached per tick by the room. */
@@ -58,6 +63,21 @@ export class SpatialGrid {
     this.insert(entity);
   }
 
+  /** The cells that hold every entity within Chebyshev distance `radius` of (x, z) (and others near them). */
+  cellsNear(x: number, z: number, radius: number): Set<TrackedEntity>[] {
+    const cells: Set<TrackedEntity>[] = [];
+    const maxCellX = Math.floor((x + radius) / this.cellSize);
+    const minCellZ = Math.floor((z - radius) / this.cellSize);
+    const maxCellZ = Math.floor((z + radius) / this.cellSize);
+    for (let cx = Math.floor((x - radius) / this.cellSize); cx <= maxCellX; cx++) {
+      for (let cz = minCellZ; cz <= maxCellZ; cz++) {
+        const cell = this.cells.get(cx * 1_000_003 + cz);
+        if (cell) cells.push(cell);
+      }
+    }
+    return cells;
+  }
+
   /** Calls `visit` for every entity within Chebyshev distance `radius` of (x, z). */
   forEachNear(x: number, z: number, radius: number, visit: (entity: TrackedEntity) => void): void {
     const minCellX = Math.floor((x - radius) / this.cellSize);
@@ -82,40 +102,59 @@ export class SpatialGrid {
  */
 export const INTEREST_HYSTERESIS = 2;
 
+/**
+ * Marks handed out to InterestSet.update, two per update (seen before, still seen): larger than any mark an entity
+ * carries, so an entity carries the current update's marks only if this update set them.
+ */
+let lastMark = 0;
+
 /** What one observer (a player's connection) currently sees. */
 export class InterestSet {
-  visible = new Set<TrackedEntity>();
-  /** Reused between updates (swapped with `visible`) so a tick allocates no sets. */
-  private next = new Set<TrackedEntity>();
+  visible: TrackedEntity[] = [];
+  /** Reused between updates (swapped with `visible`) so a tick allocates no arrays but the difference's. */
+  private next: TrackedEntity[] = [];
 
   /**
    * Recomputes the visible set around (x, z) and returns the difference since the last call; `changed` holds the
    * visible entities found in `dirty` (those that changed since the last update). An entity comes into view within
    * `radius` and leaves it beyond `radius + INTEREST_HYSTERESIS`.
+   *
+   * The entities seen before are marked `seen`; the scan re-marks those it finds again `kept`. This is the hot loop
+   * of a crowded world (every observer, every nearby entity, every tick), so it reads plain fields, not sets.
    */
-  update(grid: SpatialGrid, observerId: string, x: number, z: number, radius: number, dirty: ReadonlySet<TrackedEntity>): InterestDiff {
+  update(grid: SpatialGrid, observerId: string, x: number, z: number, radius: number, dirty: { has(entity: TrackedEntity): boolean }): InterestDiff {
+    const seen = ++lastMark;
+    const kept = ++lastMark;
+    const before = this.visible;
+    for (let i = 0; i < before.length; i++) before[i].interestMark = seen;
     const next = this.next;
-    const visible = this.visible;
-    next.clear();
-    grid.forEachNear(x, z, radius + INTEREST_HYSTERESIS, (entity) => {
-      if (entity.visibleTo && !entity.visibleTo(observerId)) return;
-      if (visible.has(entity) || (Math.abs(entity.x - x) <= radius && Math.abs(entity.z - z) <= radius)) next.add(entity);
-    });
+    next.length = 0;
     const diff: InterestDiff = { added: [], changed: [], removed: [] };
-    for (const entity of next) {
-      if (!this.visible.has(entity)) diff.added.push(entity);
-      else if (dirty.has(entity)) diff.changed.push(entity);
+    const outer = radius + INTEREST_HYSTERESIS;
+    const cells = grid.cellsNear(x, z, outer);
+    for (let c = 0; c < cells.length; c++) {
+      for (const entity of cells[c]) {
+        const dx = Math.abs(entity.x - x);
+        const dz = Math.abs(entity.z - z);
+        if (dx > outer || dz > outer) continue;
+        const wasSeen = entity.interestMark === seen;
+        if (!wasSeen && (dx > radius || dz > radius)) continue;
+        if (entity.visibleTo && !entity.visibleTo(observerId)) continue;
+        next.push(entity);
+        if (wasSeen) {
+          entity.interestMark = kept;
+          if (dirty.has(entity)) diff.changed.push(entity);
+        } else diff.added.push(entity);
+      }
     }
-    for (const entity of this.visible) {
-      if (!next.has(entity)) diff.removed.push(entity);
-    }
-    this.next = this.visible;
+    for (let i = 0; i < before.length; i++) if (before[i].interestMark === seen) diff.removed.push(before[i]);
+    this.next = before;
     this.visible = next;
     return diff;
   }
 
   /** Everything currently visible leaves (the observer is going away). */
   clear(): void {
-    this.visible.clear();
+    this.visible.length = 0;
   }
 }

@@ -29,6 +29,8 @@ export interface OnlinePlayerInit {
 }
 
 export class OnlinePlayer implements TrackedEntity {
+  /** Scratch space of the area of interest (interest.ts). */
+  interestMark = 0;
   readonly kind = 'player' as const;
   readonly id: string;
   /**

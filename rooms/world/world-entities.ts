@@ -5,6 +5,8 @@ import type { GameData } from '../../src/manifests/game-data.ts';
 import type { TrackedEntity } from './interest.ts';
 
 export class NpcEntity implements TrackedEntity {
+  /** Scratch space of the area of interest (interest.ts). */
+  interestMark = 0;
   readonly kind = 'npc' as const;
   readonly id: string;
   readonly state: NpcState;
@@ -38,6 +40,8 @@ export class NpcEntity implements TrackedEntity {
 }
 
 export class ResourceEntity implements TrackedEntity {
+  /** Scratch space of the area of interest (interest.ts). */
+  interestMark = 0;
   readonly kind = 'resource' as const;
   readonly id: string;
   readonly state: ResourceNodeState;

@@ -11,6 +11,7 @@ import { InterestSync } from '../../rooms/world/interest-sync.ts';
 import { decodeMove, deltaCoded, moveCode, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 class Walker implements TrackedEntity {
+  interestMark = 0;
   readonly kind = 'player' as const;
   readonly id: string;
   x: number;
@@ -119,7 +120,7 @@ describe('world:update frames (InterestSync)', () => {
       /** An observer arriving mid-tick (as a joining player does): it gets what it sees now. */
       join(observer: Observer) {
         observers.push(observer);
-        const diff = observer.interest.update(grid, observer.self.id, observer.self.x, observer.self.z, radius, dirty);
+        const diff = observer.interest.update(grid, observer.self.id, observer.self.x, observer.self.z, radius, sync.changed);
         sync.deliver(observer.client, tick, diff, observer.interest.visible);
       },
       tick() {
@@ -128,7 +129,7 @@ describe('world:update frames (InterestSync)', () => {
         tick++;
         sync.beginTick(current);
         for (const o of observers) {
-          sync.deliver(o.client, tick, o.interest.update(grid, o.self.id, o.self.x, o.self.z, radius, current), o.interest.visible);
+          sync.deliver(o.client, tick, o.interest.update(grid, o.self.id, o.self.x, o.self.z, radius, sync.changed), o.interest.visible);
         }
       },
     };

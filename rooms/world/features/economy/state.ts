@@ -20,6 +20,8 @@ import type { WorldApi } from '../../world-api.ts';
 export const SWEEP_EVERY_TICKS = 2;
 
 export class GroundItemEntity implements TrackedEntity {
+  /** Scratch space of the area of interest (interest.ts). */
+  interestMark = 0;
   readonly kind = 'groundItem' as const;
   readonly id: string;
   readonly state: GroundItemState;
@@ -55,6 +57,8 @@ export class GroundItemEntity implements TrackedEntity {
 }
 
 export class GravestoneEntity implements TrackedEntity {
+  /** Scratch space of the area of interest (interest.ts). */
+  interestMark = 0;
   readonly kind = 'gravestone' as const;
   readonly id: string;
   readonly state: GravestoneState;
