@@ -236,7 +236,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.grid.insert(player);
       if (isUpdateEncoding(options.updates)) this.sdkUpdates.set(player, options.updates);
       this.sync.attach(client, this.sdkUpdates.get(player));
-      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, this.sync.changed), player.interest.visible);
+      this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius), player.interest.visible);
       client.send('player:sync', player.sync());
     } catch (error) {
       if (claimed) await releaseWorld(db, character.id, this.roomId).catch(() => {});
@@ -572,7 +572,6 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const dirty = this.dirty;
     this.dirty = new Set();
     this.sync.beginTick(dirty);
-    const changed = this.sync.changed;
     const observers = [...this.online.values()];
     let interestMs = 0;
     this.delivering = true;
@@ -580,7 +579,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       const player = observers[index];
       if (this.online.get(player.id) !== player) return;
       const before = performance.now();
-      const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius, changed);
+      const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius);
       interestMs += performance.now() - before;
       this.sync.deliver(player.client, tick, diff, player.interest.visible);
     };

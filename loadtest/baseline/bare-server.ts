@@ -16,6 +16,7 @@ const RADIUS = 16;
 
 class BarePlayer implements TrackedEntity {
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'player' as const;
   readonly id: string;
   readonly state = new PlayerState();
@@ -56,7 +57,7 @@ class BareWorldRoom extends Room<{ state: WorldState }> {
     this.setSimulationInterval(() => {
       this.state.tick++;
       for (const player of this.players.values()) {
-        const diff = player.interest.update(this.grid, player.id, player.x, player.z, RADIUS, new Set());
+        const diff = player.interest.update(this.grid, player.id, player.x, player.z, RADIUS);
         for (const entity of diff.added) player.client.view!.add((entity as unknown as BarePlayer).state);
         for (const entity of diff.removed) player.client.view!.remove((entity as unknown as BarePlayer).state);
       }

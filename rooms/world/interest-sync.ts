@@ -30,6 +30,9 @@ interface TickChange {
   json?: string;
 }
 
+/** The entity's change this tick, if it changed (see TrackedEntity.tickChange). */
+const changeOf = (entity: TrackedEntity) => entity.tickChange as TickChange | undefined;
+
 /**
  * How many entities' fixed fields the server remembers having shown one compact client; past it, it forgets them
  * all and shows whole snapshots again (the client may keep everything it was shown).
@@ -57,7 +60,8 @@ export class InterestSync {
   /** Small per-world numbers naming entities in compact frames. */
   private readonly handles = new WeakMap<TrackedEntity, number>();
   private nextHandle = 1;
-  private readonly changes = new Map<TrackedEntity, TickChange>();
+  /** The entities changed this tick; each carries its TickChange in `tickChange` until the next tick begins. */
+  private readonly changes: TrackedEntity[] = [];
   private readonly snapshots = new Map<TrackedEntity, string>();
   private readonly compactSnapshots = new Map<TrackedEntity, string>();
   private readonly compactDeltas = new Map<TrackedEntity, string | null>();
@@ -77,7 +81,8 @@ export class InterestSync {
 
   /** Publishes this tick's values of the entities changed since the last tick and drops the per-tick caches. */
   beginTick(dirty: ReadonlySet<TrackedEntity>): void {
-    this.changes.clear();
+    for (const entity of this.changes) entity.tickChange = undefined;
+    this.changes.length = 0;
     this.snapshots.clear();
     this.compactSnapshots.clear();
     this.compactDeltas.clear();
@@ -92,13 +97,11 @@ export class InterestSync {
       // Nothing published yet means nobody was shown it (a snapshot publishes first): there is no one to tell.
       if (!before) continue;
       const fields = changedFields(before, now);
-      if (fields.length > 0) this.changes.set(entity, { now, fields, step: stepOf(before, now) });
+      if (fields.length === 0) continue;
+      const change: TickChange = { now, fields, step: stepOf(before, now) };
+      entity.tickChange = change;
+      this.changes.push(entity);
     }
-  }
-
-  /** The entities whose published values changed this tick (what an observer of them is told of). */
-  get changed(): ReadonlyMap<TrackedEntity, unknown> {
-    return this.changes;
   }
 
   /**
@@ -123,8 +126,8 @@ export class InterestSync {
   }
 
   /**
-   * Delivers one observer's difference, computed against `changed` (its `changed` are entities that changed this
-   * tick); `visible` is what it sees after it (for the sampled reference sizes).
+   * Delivers one observer's difference (InterestSet.update: its `changed` are entities that changed this tick);
+   * `visible` is what it sees after it (for the sampled reference sizes).
    */
   deliver(client: Client, tick: number, diff: InterestDiff, visible: ReadonlyArray<TrackedEntity>): void {
     const link = clientLink(client) ?? this.sdkSinks.get(client);
@@ -181,7 +184,7 @@ export class InterestSync {
   }
 
   private deltaJson(entity: TrackedEntity): string {
-    const change = this.changes.get(entity)!;
+    const change = changeOf(entity)!;
     if (change.json === undefined) {
       const delta: Values = { kind: entity.kind, id: entity.id };
       for (const field of change.fields) delta[field] = change.now[field];
@@ -204,14 +207,14 @@ export class InterestSync {
   }
 
   private moveCodeOf(entity: TrackedEntity): number | undefined {
-    const step = this.changes.get(entity)?.step;
+    const step = changeOf(entity)?.step;
     return step && moveCode(this.handleOf(entity), step.dx, step.dz);
   }
 
   /** The compact delta: the handle and the changed fields a move code does not already carry; null if none. */
   private compactDeltaJson(entity: TrackedEntity): string | null {
     return this.cached(this.compactDeltas, entity, () => {
-      const { now, fields } = this.changes.get(entity)!;
+      const { now, fields } = changeOf(entity)!;
       const moved = this.moveCodeOf(entity) !== undefined;
       const delta: Values = { n: this.handleOf(entity) };
       let any = false;
@@ -285,7 +288,7 @@ export class InterestSync {
     for (const entity of visible) {
       naive += this.snapshotJson(entity).length + 1;
       if (!isActor(entity.kind)) continue;
-      bits += added.has(entity) ? BITPACKED_ADD_BITS : bitpackedStepBits(this.changes.get(entity)?.step);
+      bits += added.has(entity) ? BITPACKED_ADD_BITS : bitpackedStepBits(changeOf(entity)?.step);
     }
     for (const entity of diff.removed) if (isActor(entity.kind)) bits += BITPACKED_REMOVE_BITS;
     this.costs.sampled++;

@@ -16,6 +16,11 @@ export interface TrackedEntity {
    * updated saw, so the update needs no hash lookups.
    */
   interestMark: number;
+  /**
+   * Scratch space of the tick's fan-out (interest-sync.ts; start it undefined, nothing else writes it): what changed
+   * in the entity this tick, set for the tick's deliveries only.
+   */
+  tickChange: object | undefined;
   /** Optional visibility filter (e.g. a ground item shown only to its owner for a while). */
   visibleTo?: (observerId: string) => boolean;
   /** Plain snapshot for JSON clients (sent when the entity comes into view); cached per tick by the room. */
@@ -116,13 +121,13 @@ export class InterestSet {
 
   /**
    * Recomputes the visible set around (x, z) and returns the difference since the last call; `changed` holds the
-   * visible entities found in `dirty` (those that changed since the last update). An entity comes into view within
+   * visible entities that changed this tick (those carrying a `tickChange`). An entity comes into view within
    * `radius` and leaves it beyond `radius + INTEREST_HYSTERESIS`.
    *
    * The entities seen before are marked `seen`; the scan re-marks those it finds again `kept`. This is the hot loop
    * of a crowded world (every observer, every nearby entity, every tick), so it reads plain fields, not sets.
    */
-  update(grid: SpatialGrid, observerId: string, x: number, z: number, radius: number, dirty: { has(entity: TrackedEntity): boolean }): InterestDiff {
+  update(grid: SpatialGrid, observerId: string, x: number, z: number, radius: number): InterestDiff {
     const seen = ++lastMark;
     const kept = ++lastMark;
     const before = this.visible;
@@ -143,7 +148,7 @@ export class InterestSet {
         next.push(entity);
         if (wasSeen) {
           entity.interestMark = kept;
-          if (dirty.has(entity)) diff.changed.push(entity);
+          if (entity.tickChange !== undefined) diff.changed.push(entity);
         } else diff.added.push(entity);
       }
     }

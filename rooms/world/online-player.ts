@@ -29,8 +29,9 @@ export interface OnlinePlayerInit {
 }
 
 export class OnlinePlayer implements TrackedEntity {
-  /** Scratch space of the area of interest (interest.ts). */
+  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'player' as const;
   readonly id: string;
   /**

@@ -5,8 +5,9 @@ import type { GameData } from '../../src/manifests/game-data.ts';
 import type { TrackedEntity } from './interest.ts';
 
 export class NpcEntity implements TrackedEntity {
-  /** Scratch space of the area of interest (interest.ts). */
+  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'npc' as const;
   readonly id: string;
   readonly state: NpcState;
@@ -40,8 +41,9 @@ export class NpcEntity implements TrackedEntity {
 }
 
 export class ResourceEntity implements TrackedEntity {
-  /** Scratch space of the area of interest (interest.ts). */
+  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'resource' as const;
   readonly id: string;
   readonly state: ResourceNodeState;

@@ -12,6 +12,7 @@ import { decodeMove, deltaCoded, moveCode, movesOf, type UpdateEncoding } from '
 
 class Walker implements TrackedEntity {
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'player' as const;
   readonly id: string;
   x: number;
@@ -120,7 +121,7 @@ describe('world:update frames (InterestSync)', () => {
       /** An observer arriving mid-tick (as a joining player does): it gets what it sees now. */
       join(observer: Observer) {
         observers.push(observer);
-        const diff = observer.interest.update(grid, observer.self.id, observer.self.x, observer.self.z, radius, sync.changed);
+        const diff = observer.interest.update(grid, observer.self.id, observer.self.x, observer.self.z, radius);
         sync.deliver(observer.client, tick, diff, observer.interest.visible);
       },
       tick() {
@@ -129,7 +130,7 @@ describe('world:update frames (InterestSync)', () => {
         tick++;
         sync.beginTick(current);
         for (const o of observers) {
-          sync.deliver(o.client, tick, o.interest.update(grid, o.self.id, o.self.x, o.self.z, radius, sync.changed), o.interest.visible);
+          sync.deliver(o.client, tick, o.interest.update(grid, o.self.id, o.self.x, o.self.z, radius), o.interest.visible);
         }
       },
     };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { INTEREST_HYSTERESIS, InterestSet, SpatialGrid, type TrackedEntity } from '../../rooms/world/interest.ts';
 
 function entity(id: string, x: number, z: number): TrackedEntity & { x: number; z: number } {
-  return { kind: 'npc', id, x, z, interestMark: 0, snapshot: () => ({}), delta: () => ({}) };
+  return { kind: 'npc', id, x, z, interestMark: 0, tickChange: undefined, snapshot: () => ({}), delta: () => ({}) };
 }
 
 describe('area of interest (InterestSet)', () => {
@@ -17,7 +17,8 @@ describe('area of interest (InterestSet)', () => {
       const from = npc.x;
       npc.x = x;
       grid.move(npc, from, npc.z);
-      const diff = seen.update(grid, 'observer', 10, 10, radius, new Set([npc]));
+      npc.tickChange = {}; // it changed this tick
+      const diff = seen.update(grid, 'observer', 10, 10, radius);
       return { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length };
     };
     assert.deepEqual(step(10 + radius + 1), { added: 0, changed: 0, removed: 0 }, 'one tile past the radius: not in view');
@@ -45,7 +46,9 @@ describe('area of interest (InterestSet)', () => {
     for (let tick = 0; tick < 60; tick++) {
       const dirty = new Set<TrackedEntity>();
       for (const e of crowd) {
+        e.tickChange = undefined;
         if (random(3) !== 0) continue;
+        e.tickChange = {};
         const from = { x: e.x, z: e.z };
         e.x = Math.max(0, Math.min(39, e.x + random(3) - 1));
         e.z = Math.max(0, Math.min(39, e.z + random(3) - 1));
@@ -54,7 +57,7 @@ describe('area of interest (InterestSet)', () => {
       }
       for (const o of observers) {
         o.x = Math.max(0, Math.min(39, o.x + random(5) - 2));
-        const diff = o.set.update(grid, o.id, o.x, o.z, radius, dirty);
+        const diff = o.set.update(grid, o.id, o.x, o.z, radius);
         const within = (e: TrackedEntity, r: number) => Math.abs(e.x - o.x) <= r && Math.abs(e.z - o.z) <= r;
         const next = new Set(crowd.filter((e) => (!e.visibleTo || e.visibleTo(o.id)) && (within(e, radius) || (o.model.has(e) && within(e, radius + INTEREST_HYSTERESIS)))));
         const ids = (list: Iterable<TrackedEntity>) => [...list].map((e) => e.id).sort();

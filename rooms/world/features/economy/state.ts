@@ -20,8 +20,9 @@ import type { WorldApi } from '../../world-api.ts';
 export const SWEEP_EVERY_TICKS = 2;
 
 export class GroundItemEntity implements TrackedEntity {
-  /** Scratch space of the area of interest (interest.ts). */
+  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'groundItem' as const;
   readonly id: string;
   readonly state: GroundItemState;
@@ -57,8 +58,9 @@ export class GroundItemEntity implements TrackedEntity {
 }
 
 export class GravestoneEntity implements TrackedEntity {
-  /** Scratch space of the area of interest (interest.ts). */
+  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'gravestone' as const;
   readonly id: string;
   readonly state: GravestoneState;

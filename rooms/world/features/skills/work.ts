@@ -31,8 +31,9 @@ import { TICK_MS } from '../../../../src/game/ticks.ts';
 
 /** A lit fire: cooking spot, burns out into its recipe's remains (ashes) on the ground. */
 export class FireEntity implements TrackedEntity {
-  /** Scratch space of the area of interest (interest.ts). */
+  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
   interestMark = 0;
+  tickChange: object | undefined = undefined;
   readonly kind = 'fire' as const;
   readonly id: string;
   readonly fire: Fire;
