@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { withConfigTable } from '../src/config/docs.ts';
 import { PROJECT_ROOT } from './helpers/process.ts';
+import { gameNodeFlags } from '../loadtest/lib/server-process.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
@@ -21,6 +22,15 @@ describe('README', () => {
     const { config, warnings } = loadConfig(env, '/app'); // throws, listing the problems, when the line falls short
     assert.equal(config.isProduction, true);
     assert.deepEqual(warnings, []);
+  });
+
+  it('the image starts the server with the Node flags of npm start, which the benchmarks use too', () => {
+    const command = /^CMD \[(.*)\]$/m.exec(dockerfile)?.[1];
+    assert.ok(command, 'a CMD in the Dockerfile');
+    const words = JSON.parse(`[${command}]`) as string[];
+    assert.deepEqual(words.slice(1, -1), gameNodeFlags());
+    assert.ok(gameNodeFlags().length > 0, 'npm start gives the server its flags');
+    assert.ok(readme.includes(`node ${gameNodeFlags().join(' ')} src/start.js`), 'the README names the flags the image runs with');
   });
 
   it('its configuration table is the one generated from src/config/variables.ts', () => {

@@ -7,7 +7,7 @@
  * same route (docs/loadtest.md has the measurement).
  */
 import autocannon from 'autocannon';
-import { Samples, round } from './stats.ts';
+import { round } from './stats.ts';
 
 export interface HttpLoadResult {
   requestsPerSecond: number;
@@ -24,33 +24,5 @@ export async function httpLoad(url: string, options: { concurrency: number; dura
     p50Ms: round(result.latency.p50, 2),
     p99Ms: round(result.latency.p99, 2),
     errors: result.errors + result.non2xx,
-  };
-}
-
-/** Polls a URL at a fixed interval until stopped, recording latency (probes under load). */
-export function startProbe(url: string, intervalMs: number): { stop(): { p50Ms: number; p99Ms: number; count: number; failures: number } } {
-  const latencies = new Samples();
-  let failures = 0;
-  let running = true;
-  const loop = async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await fetch(url);
-        await response.arrayBuffer();
-        if (!response.ok) failures++;
-      } catch {
-        failures++;
-      }
-      latencies.add(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  };
-  void loop();
-  return {
-    stop: () => {
-      running = false;
-      return { p50Ms: round(latencies.p(50), 2), p99Ms: round(latencies.p(99), 2), count: latencies.count, failures };
-    },
   };
 }

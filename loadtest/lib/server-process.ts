@@ -1,10 +1,21 @@
 /** Starts a server process for a benchmark on a free loopback port and stops it; bounded waits only. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The Node flags `npm start` gives the game server (package.json's start script is their one source; the Dockerfile
+ * repeats them and a test keeps the two equal): benchmarks run the server as production does.
+ */
+export function gameNodeFlags(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('src/start.js'));
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,7 +40,10 @@ export interface RunningServer {
 
 export async function startServerProcess(args: string[], env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<RunningServer> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, args, {
+  // The game server starts with the flags `npm start` gives it, before any flag of the benchmark's own.
+  const start = args.indexOf('src/start.js');
+  const nodeArgs = start === -1 ? args : [...gameNodeFlags(), ...args];
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
@@ -15,7 +16,7 @@ import { CpuMeter, rssBytes } from './process-monitor.ts';
 import { seedWalkers } from './seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
 import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figures.ts';
-import { startProbe } from './http-load.ts';
+import { startProbeProcess } from './probe-process.ts';
 import { round } from './stats.ts';
 import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
@@ -65,8 +66,11 @@ export interface WalkerRunResult {
   rssPerPlayerKb: number;
   movesPerSecond: number;
   errors: number;
+  /** /health and /status polled every 100 ms by a probe in its own process (probe-child.ts). */
   health?: ProbeFigures;
   status?: ProbeFigures;
+  /** The load generator's own event-loop lag p99 over the measured window (its bots' latencies include it). */
+  loadGeneratorLagP99Ms?: number;
   /** Event-loop lag p99 of the same server before any bot joined (5 s idle). */
   idleLagP99Ms?: number;
   /** Server CPU per player per 600 ms tick, in microseconds. */
@@ -143,17 +147,17 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     stats.sampledPackedBytes = 0;
     const movesBefore = stats.movesSent;
     cpu.start();
-    const probes = options.probes && options.server === 'game'
-      ? { health: startProbe(`${server.baseUrl}/health`, 100), status: startProbe(`${server.baseUrl}/status`, 100) }
-      : undefined;
+    const probes = options.probes && options.server === 'game' ? startProbeProcess([`${server.baseUrl}/health`, `${server.baseUrl}/status`], 100) : undefined;
+    const ownLag = monitorEventLoopDelay({ resolution: 10 });
+    ownLag.enable();
     const progress = setInterval(() => {
       log(`  [walkers] ${stats.movesSent - movesBefore} moves  ack p50 ${round(stats.ack.p(50), 1)} ms  p99 ${round(stats.ack.p(99), 1)} ms  errors ${stats.errors}`);
     }, 5_000);
     await sleep(options.durationSeconds * 1000);
     clearInterval(progress);
     const cores = cpu.stop();
-    const health = probes?.health.stop();
-    const status = probes?.status.stop();
+    const [health, status] = (await probes?.stop()) ?? [];
+    ownLag.disable();
     const metricsAfter = await scrapeMetrics(server, game);
     const lag = lagP99Ms(metricsAfter);
     const rss = rssBytes(server.child.pid!);
@@ -181,6 +185,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       errors: stats.errors,
       ...(health ? { health } : {}),
       ...(status ? { status } : {}),
+      loadGeneratorLagP99Ms: round(ownLag.percentile(99) / 1e6, 1),
       cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, joined),
       ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
     };
