@@ -7,6 +7,7 @@ import { CloseCode, ErrorCode, matchMaker, type AuthContext, type Client, type D
 import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
+import { inChunks } from '../src/chunked.ts';
 import type { Character } from '../src/db/entities/index.ts';
 import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../src/manifests/game-data.ts';
@@ -39,6 +40,8 @@ export const RECONNECT_GRACE_SECONDS = 20;
 export const DEFAULT_INTEREST_RADIUS = 16;
 /** Milliseconds of a tick's delivery done in one go (delivery-slices.ts); the clock is read every DELIVERY_CHECK players. */
 const DELIVERY_SLICE_MS = 4;
+/** Positions written per statement by the auto-save (savePositions). */
+const SAVE_CHUNK = 250;
 const DELIVERY_CHECK = 16;
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
@@ -598,15 +601,20 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     runInSlices(observers.length, deliverTo, delivered, { sliceMs: DELIVERY_SLICE_MS, checkEvery: DELIVERY_CHECK });
   }
 
+  /**
+   * Saves the positions that changed, SAVE_CHUNK rows per statement with the event loop free between them: on the
+   * embedded database a statement runs on this thread, and one update of a full world's rows stalls its tick.
+   */
   private async savePositions(): Promise<void> {
     const moved = [...this.online.values()].filter((p) => p.x !== p.savedX || p.z !== p.savedZ);
-    if (moved.length === 0) return;
-    // Remember what was written, not where the player stands after the await: it may have moved meanwhile.
-    const rows = moved.map((p) => ({ player: p, id: p.id, x: p.x, z: p.z }));
-    await savePositions(gameContext().db.em, rows, this.data.world.tileSize);
-    for (const row of rows) {
-      row.player.savedX = row.x;
-      row.player.savedZ = row.z;
-    }
+    await inChunks(moved, SAVE_CHUNK, async (players) => {
+      // Remember what was written, not where the player stands after the await: it may have moved meanwhile.
+      const rows = players.map((p) => ({ player: p, id: p.id, x: p.x, z: p.z }));
+      await savePositions(gameContext().db.em, rows, this.data.world.tileSize);
+      for (const row of rows) {
+        row.player.savedX = row.x;
+        row.player.savedZ = row.z;
+      }
+    });
   }
 }

@@ -69,6 +69,8 @@ export interface WalkerRunResult {
   /** /health and /status polled every 100 ms by a probe in its own process (probe-child.ts). */
   health?: ProbeFigures;
   status?: ProbeFigures;
+  /** A bare Express /health in an idle process, probed alike in the same window (the machine's floor). */
+  bareHealth?: ProbeFigures;
   /** The load generator's own event-loop lag p99 over the measured window (its bots' latencies include it). */
   loadGeneratorLagP99Ms?: number;
   /** Event-loop lag p99 of the same server before any bot joined (5 s idle). */
@@ -86,6 +88,14 @@ const METRICS_TOKEN = 'benchmark-metrics-token';
 async function scrapeMetrics(server: RunningServer, authorized: boolean): Promise<string> {
   const response = await fetch(`${server.baseUrl}/metrics`, authorized ? { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } } : {});
   return response.text();
+}
+
+/** loadtest/baseline/bare-express.ts on a free port. */
+async function startBareHealth(dir: string): Promise<RunningServer> {
+  const port = await freePort();
+  const body = path.join(dir, 'bare-health.json');
+  fs.writeFileSync(body, '{}');
+  return startServerProcess(['loadtest/baseline/bare-express.ts', String(port), body], {}, port);
 }
 
 const lagP99Ms = (metrics: string) => (metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000;
@@ -147,7 +157,10 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     stats.sampledPackedBytes = 0;
     const movesBefore = stats.movesSent;
     cpu.start();
-    const probes = options.probes && options.server === 'game' ? startProbeProcess([`${server.baseUrl}/health`, `${server.baseUrl}/status`], 100) : undefined;
+    // Beside the game's routes, a bare Express /health in an idle process of its own: what the probe measures on this
+    // busy machine when the server answers at once (scheduling, the probe's own process).
+    const bare = options.probes && options.server === 'game' ? await startBareHealth(dataDir) : undefined;
+    const probes = bare ? startProbeProcess([`${server.baseUrl}/health`, `${server.baseUrl}/status`, `${bare.baseUrl}/health`], 100) : undefined;
     const ownLag = monitorEventLoopDelay({ resolution: 10 });
     ownLag.enable();
     const progress = setInterval(() => {
@@ -156,7 +169,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     await sleep(options.durationSeconds * 1000);
     clearInterval(progress);
     const cores = cpu.stop();
-    const [health, status] = (await probes?.stop()) ?? [];
+    const [health, status, bareHealth] = (await probes?.stop()) ?? [];
+    await bare?.stop();
     ownLag.disable();
     const metricsAfter = await scrapeMetrics(server, game);
     const lag = lagP99Ms(metricsAfter);
@@ -185,6 +199,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       errors: stats.errors,
       ...(health ? { health } : {}),
       ...(status ? { status } : {}),
+      ...(bareHealth ? { bareHealth } : {}),
       loadGeneratorLagP99Ms: round(ownLag.percentile(99) / 1e6, 1),
       cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, joined),
       ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
