@@ -216,6 +216,9 @@ function renderMarkdown(): string {
         ...(json.health && json.status ? [
           `| /health p99 ≤ 50 ms under the walker load | ${json.health.p99Ms} ms (${json.health.count} probes, ${json.health.failures} failed) | ${verdict(json.health.p99Ms <= 50)} |`,
           `| /status p99 ≤ 50 ms under the walker load | ${json.status.p99Ms} ms (${json.status.count} probes, ${json.status.failures} failed) | ${verdict(json.status.p99Ms <= 50)} |`,
+          ...(json.bareHealth ? [
+            `| a bare Express /health in an idle process, same probe, same window | ${json.bareHealth.p99Ms} ms p99 (${json.bareHealth.count} probes) | baseline |`,
+          ] : []),
         ] : []),
         '',
       );
@@ -238,6 +241,12 @@ function renderMarkdown(): string {
         'Targets of issue #20 for /ws JSON clients: CPU per player per tick ≤ 90 µs; lag p99 under load ≤ 4 × idle; tick ' +
           'lateness p99 ≤ 15 ms (the lateness is the upper bound of its histogram bucket).',
         '',
+        ...ticked.filter((r) => r.kind === 'json' && !r.updates && r.idleLagP99Ms).flatMap((r) => [
+          `For ${r.label}: lag ${round(r.eventLoopLagP99Ms / r.idleLagP99Ms!, 1)} × idle (${verdict(r.eventLoopLagP99Ms <= 4 * r.idleLagP99Ms!)}), ` +
+            `tick lateness p99 ≤ ${r.tick!.latenessP99Ms} ms (${verdict(r.tick!.latenessP99Ms !== null && r.tick!.latenessP99Ms <= 15)})` +
+            `${r.loadGeneratorLagP99Ms !== undefined ? `; the load generator's own loop lag p99 in the same window: ${r.loadGeneratorLagP99Ms} ms (its bots' latencies include it)` : ''}.`,
+          '',
+        ]),
       );
       const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json' && !r.updates);
       lines.push(...byteLines(ticked));
@@ -317,13 +326,23 @@ function renderMarkdown(): string {
       'out: with 1,000 SDK walkers it cut the server CPU from 0.43 / 0.47 to 0.27 / 0.28 cores (alternated runs), ' +
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
-    '- **/ws JSON walkers:** the area-of-interest delivery is sliced (250 players per slice) so the loop keeps ' +
-      'answering between slices; /health and /status wait behind the same slices. A V8 profile of the steady ' +
-      'window with 2,000 walkers (`BENCH_CPU_PROF=<dir>`, 2026-11-25) puts about a third of the busy time in socket ' +
-      '`writev` (one syscall for the tick\'s frame and one for each move\'s `player:path` acknowledgement, as many ' +
-      'as the updates; public chat now goes in the tick\'s write), about 14% in the area-of-interest scan and about ' +
-      '10% in garbage collection of the per-tick frames. The before/after of the tick fan-out work is the ' +
-      '`revisions:jsonwalkers` section below.',
+    '- **/ws JSON walkers (CPU per player per tick):** a `perf` profile of the server\'s CPU time over 12 s of the ' +
+      'steady window (2,000 walkers, 2026-11-27) splits it into the kernel 24 % (a socket read per move, a `writev` per ' +
+      'acknowledgement and one per tick\'s frame: the raw send floor does the same writes and no reads), V8\'s runtime, ' +
+      'builtins and garbage collector 43 %, and compiled JavaScript 27 %. A V8 profile of the same window, syscalls left ' +
+      'out, puts 36 % in the tick\'s delivery (building and writing frames 24 %, the area of interest 10 %), 17 % in ' +
+      'garbage collection, 17 % in handling the moves (path-finding, the acknowledgement) and about 10 % in the ws ' +
+      'receive path. Since 2026-11-25 the area of interest marks entities instead of hashing them (52-57 → 18-22 ms per ' +
+      'tick), each change is found on its entity, and the server runs with a 64 MB young generation (docs/operations.md): ' +
+      'the `revisions:jsonwalkers` section below has the before/after. Gathering each event-loop turn\'s writes into one ' +
+      'corked write per socket was tried and left out (178 against 177 µs): a walker gets two frames a tick, its ' +
+      'acknowledgement and its update, at different moments, so there is nothing to merge.',
+    '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts). ' +
+      'What still holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms), young-generation ' +
+      'scavenges (every 80-250 ms, up to 17-33 ms each in `--trace-gc` under this load) and the moves that arrive together. ' +
+      'A 60-80 ms stall every 5 s was found and removed on 2026-11-27: the live-session sweep read 2,000 accounts in one ' +
+      'query on the embedded database, which runs on the server\'s thread; it now reads 200 per query. The bare /health ' +
+      'row above is what the same probe sees from a server that answers at once on this busy machine.',
     tradeLimit(tradeFigures),
     ...(results.rest?.some((r) => r.ratio < 0.7) ? [
       '- **REST routes:** GET /api/v1/player is answered from a per-account cache (no query; docs/api.md) and ' +
