@@ -41,7 +41,7 @@ export interface Walker {
 
 /** What a bot reads of a world:update's data (entities are read field by field). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type UpdateData = { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: number[] };
+type UpdateData = { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: string };
 
 abstract class BaseWalker implements Walker {
   abstract readonly kind: 'json' | 'sdk';
@@ -76,7 +76,7 @@ abstract class BaseWalker implements Walker {
       this.x = entity.x;
       this.z = entity.z;
     }
-    for (const code of movesOf(update.moved ?? [])) {
+    for (const code of movesOf(update.moved ?? '')) {
       const move = decodeMove(code);
       if (move.handle !== this.handle) continue;
       this.x += move.dx;

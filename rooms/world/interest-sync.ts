@@ -15,7 +15,7 @@ import { clientLink, isLinkedClient, type SharedEvent, type TextFrame } from '..
 import type { InterestDiff, TrackedEntity } from './interest.ts';
 import { roomMessageSink, type UpdateSink } from './sdk-updates.ts';
 import {
-  BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, deltaCoded, isActor, moveCode, stepOf, type UpdateEncoding,
+  BITPACKED_ADD_BITS, BITPACKED_REMOVE_BITS, bitpackedStepBits, changedFields, isActor, packedMoves, moveCode, stepOf, type UpdateEncoding,
 } from './update-frames.ts';
 
 type Stateful = TrackedEntity & { state: Schema };
@@ -274,7 +274,7 @@ export class InterestSync {
       const delta = this.compactDeltaJson(entity);
       if (delta !== null) deltas.push(delta);
     }
-    if (moves.length > 0) frame += `,"moved":[${deltaCoded(moves)}]`;
+    if (moves.length > 0) frame += `,"moved":"${packedMoves(moves)}"`;
     if (deltas.length > 0) frame += `,"changed":[${deltas.join(',')}]`;
     if (diff.removed.length > 0) frame += `,"removed":[${diff.removed.map((e) => this.handleOf(e)).join(',')}]`;
     return `${frame}}}`;

@@ -44,24 +44,50 @@ export function moveCode(handle: number, dx: number, dz: number): number | undef
 }
 
 /**
- * A frame's move codes, sorted and each written as the difference from the one before (the first as it is): the
- * numbers stay short however large the handles grow. `movesOf` reads them back.
+ * The 64 characters of a packed `moved` string: a base-32 digit is written from the first half when more digits of
+ * the same number follow, from the second half when it is the number's last.
  */
-export function deltaCoded(codes: number[]): string {
+const MOVE_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * A frame's move codes as one string: sorted, each written as its difference from the one before (the first as it
+ * is), in base 32, most significant digit first, its last digit marked by the alphabet's second half. A difference
+ * below 1,024 takes two characters. `movesOf` reads them back.
+ */
+export function packedMoves(codes: number[]): string {
   codes.sort((a, b) => a - b);
   let previous = 0;
   let text = '';
   for (const code of codes) {
-    text += text === '' ? `${code - previous}` : `,${code - previous}`;
+    let rest = code - previous;
     previous = code;
+    let digits = MOVE_DIGITS[32 + (rest % 32)];
+    rest = Math.floor(rest / 32);
+    while (rest > 0) {
+      digits = MOVE_DIGITS[rest % 32] + digits;
+      rest = Math.floor(rest / 32);
+    }
+    text += digits;
   }
   return text;
 }
 
-/** The move codes of a compact frame's `moved` list. */
-export function movesOf(moved: readonly number[]): number[] {
+/** The move codes of a compact frame's `moved` string (what a compact client does with it). */
+export function movesOf(moved: string): number[] {
+  const codes: number[] = [];
   let code = 0;
-  return moved.map((difference) => (code += difference));
+  let value = 0;
+  for (const character of moved) {
+    const digit = MOVE_DIGITS.indexOf(character);
+    if (digit < 0) throw new Error(`not a move digit: ${JSON.stringify(character)}`);
+    if (digit < 32) value = value * 32 + digit;
+    else {
+      code += value * 32 + digit - 32;
+      codes.push(code);
+      value = 0;
+    }
+  }
+  return codes;
 }
 
 /** The inverse of moveCode (what a compact client does with each code of `moved`). */

@@ -8,7 +8,7 @@ import type { Client } from '@colyseus/core';
 import { CLIENT_LINK, SharedEvent, type ClientLink } from '../../rooms/client-link.ts';
 import { InterestSet, SpatialGrid, type TrackedEntity } from '../../rooms/world/interest.ts';
 import { InterestSync } from '../../rooms/world/interest-sync.ts';
-import { decodeMove, deltaCoded, moveCode, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
+import { decodeMove, moveCode, movesOf, packedMoves, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 class Walker implements TrackedEntity {
   interestMark = 0;
@@ -33,7 +33,7 @@ class Walker implements TrackedEntity {
   }
 }
 
-type Frame = { tick: number; added?: any[]; changed?: any[]; removed?: any[]; moved?: number[] };
+type Frame = { tick: number; added?: any[]; changed?: any[]; removed?: any[]; moved?: string };
 
 class Observer {
   readonly frames: Frame[] = [];
@@ -77,7 +77,7 @@ class Observer {
       if (whole.n !== undefined) this.byHandle.set(whole.n, whole);
       this.returns += entity.id === undefined ? 1 : 0;
     }
-    for (const code of movesOf(frame.moved ?? [])) {
+    for (const code of movesOf(frame.moved ?? '')) {
       const { handle, dx, dz } = decodeMove(code);
       const entity = this.byHandle.get(handle)!;
       entity.x = (entity.x as number) + dx;
@@ -207,7 +207,7 @@ describe('world:update frames (InterestSync)', () => {
     w.tick();
     w.change(b, () => { b.x = 15; b.z = 10; });
     w.tick();
-    assert.deepEqual(compact.frames.at(-1)!.moved, [moveCode(bHandle, 1, 1)]);
+    assert.deepEqual(movesOf(compact.frames.at(-1)!.moved!), [moveCode(bHandle, 1, 1)]);
     assert.equal(compact.returns, 1, 'b came back into view without its fixed fields');
     assert.equal(compact.frames.at(-1)!.changed, undefined);
     assert.deepEqual(beliefs(compact), truth(a, b));
@@ -268,8 +268,14 @@ describe('world:update frames (InterestSync)', () => {
     }
     assert.equal(moveCode(5, 3, 0), undefined);
     const codes = [9_001, 30, 4_562, 31];
-    assert.equal(deltaCoded([...codes]), '30,1,4531,4439');
-    assert.deepEqual(movesOf(JSON.parse(`[${deltaCoded([...codes])}]`)), [30, 31, 4_562, 9_001]);
+    // Differences 30, 1, 4531, 4439 in base 32, the last digit of each from the alphabet's second half.
+    assert.equal(packedMoves([...codes]), '-hENzEK3');
+    assert.deepEqual(movesOf(packedMoves([...codes])), [30, 31, 4_562, 9_001]);
+    assert.deepEqual([packedMoves([0]), packedMoves([31]), packedMoves([32]), packedMoves([1_023]), packedMoves([1_024])], ['g', '_', 'Bg', 'f_', 'BAg']);
+    let seed = 11;
+    const many = Array.from({ length: 300 }, () => (seed = (seed * 48_271) % 2_147_483_647) % 60_000);
+    assert.deepEqual(movesOf(packedMoves([...many])), [...many].sort((x, y) => x - y));
+    assert.throws(() => movesOf('g,h'), /not a move digit/);
     assert.equal(moveCode(5, 0, -3), undefined);
   });
 

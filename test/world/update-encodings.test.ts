@@ -27,7 +27,7 @@ describe('world:update encodings over /ws', () => {
       if (event.type !== 'world:update') continue;
       const d = event.data;
       for (const e of d.added ?? []) byHandle.set(e.n, { ...byHandle.get(e.n), ...e });
-      for (const code of movesOf(d.moved ?? [])) {
+      for (const code of movesOf(d.moved ?? '')) {
         const { handle, dx, dz } = decodeMove(code);
         const e = byHandle.get(handle)!;
         e.x = (e.x as number) + dx;
