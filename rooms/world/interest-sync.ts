@@ -28,6 +28,9 @@ interface TickChange {
   step: { dx: number; dz: number } | undefined;
   /** The JSON delta, built by the first observer that needs it and copied into every other's frame. */
   json?: string;
+  /** The compact pieces, built alike: the move code (null: no step a code carries) and the delta (null: none left). */
+  moveCode?: number | null;
+  compactJson?: string | null;
 }
 
 /** The entity's change this tick, if it changed (see TrackedEntity.tickChange). */
@@ -64,7 +67,6 @@ export class InterestSync {
   private readonly changes: TrackedEntity[] = [];
   private readonly snapshots = new Map<TrackedEntity, string>();
   private readonly compactSnapshots = new Map<TrackedEntity, string>();
-  private readonly compactDeltas = new Map<TrackedEntity, string | null>();
   /** Per tick: each entity's fields that are not in its deltas (name, kind...), and its compact re-entry. */
   private readonly fixedFields = new Map<TrackedEntity, string>();
   private readonly compactReturns = new Map<TrackedEntity, string>();
@@ -85,7 +87,6 @@ export class InterestSync {
     this.changes.length = 0;
     this.snapshots.clear();
     this.compactSnapshots.clear();
-    this.compactDeltas.clear();
     this.fixedFields.clear();
     this.compactReturns.clear();
     this.tickStartedAt = Date.now();
@@ -206,25 +207,29 @@ export class InterestSync {
     return handle;
   }
 
-  private moveCodeOf(entity: TrackedEntity): number | undefined {
-    const step = changeOf(entity)?.step;
-    return step && moveCode(this.handleOf(entity), step.dx, step.dz);
+  /** The move code of a changed entity's step; null when it took none a code carries. */
+  private moveCodeOf(change: TickChange, entity: TrackedEntity): number | null {
+    if (change.moveCode === undefined) {
+      const step = change.step;
+      change.moveCode = (step && moveCode(this.handleOf(entity), step.dx, step.dz)) ?? null;
+    }
+    return change.moveCode;
   }
 
   /** The compact delta: the handle and the changed fields a move code does not already carry; null if none. */
-  private compactDeltaJson(entity: TrackedEntity): string | null {
-    return this.cached(this.compactDeltas, entity, () => {
-      const { now, fields } = changeOf(entity)!;
-      const moved = this.moveCodeOf(entity) !== undefined;
+  private compactDeltaJson(change: TickChange, entity: TrackedEntity): string | null {
+    if (change.compactJson === undefined) {
+      const moved = this.moveCodeOf(change, entity) !== null;
       const delta: Values = { n: this.handleOf(entity) };
       let any = false;
-      for (const field of fields) {
+      for (const field of change.fields) {
         if (moved && (field === 'x' || field === 'z')) continue;
-        delta[field] = now[field];
+        delta[field] = change.now[field];
         any = true;
       }
-      return any ? JSON.stringify(delta) : null;
-    });
+      change.compactJson = any ? JSON.stringify(delta) : null;
+    }
+    return change.compactJson;
   }
 
   /** The readable snapshot with the handle in front (the same JSON, not serialised again). */
@@ -269,9 +274,10 @@ export class InterestSync {
     const moves: number[] = [];
     const deltas: string[] = [];
     for (const entity of changed) {
-      const code = this.moveCodeOf(entity);
-      if (code !== undefined) moves.push(code);
-      const delta = this.compactDeltaJson(entity);
+      const change = changeOf(entity)!;
+      const code = this.moveCodeOf(change, entity);
+      if (code !== null) moves.push(code);
+      const delta = this.compactDeltaJson(change, entity);
       if (delta !== null) deltas.push(delta);
     }
     if (moves.length > 0) frame += `,"moved":"${packedMoves(moves)}"`;
