@@ -9,7 +9,7 @@ import { pack } from 'msgpackr';
 import WebSocket from 'ws';
 import type { WalkGrid } from '../../src/game/pathfinding.ts';
 import { TICK_MS } from '../../src/game/ticks.ts';
-import { decodeMove, movesOf, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
+import { changesOfSet, decodeMove, movesOf, type CompactSetEntry, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 import type { SeededWalker } from './seed.ts';
 import { Samples } from './stats.ts';
 
@@ -41,7 +41,7 @@ export interface Walker {
 
 /** What a bot reads of a world:update's data (entities are read field by field). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type UpdateData = { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: string };
+type UpdateData = { added?: Array<Record<string, any>>; changed?: Array<Record<string, any>>; moved?: string; set?: CompactSetEntry[] };
 
 abstract class BaseWalker implements Walker {
   abstract readonly kind: 'json' | 'sdk';
@@ -82,7 +82,7 @@ abstract class BaseWalker implements Walker {
       this.x += move.dx;
       this.z += move.dz;
     }
-    for (const entity of update.changed ?? []) {
+    for (const entity of [...(update.changed ?? []), ...changesOfSet(update.set ?? [])]) {
       if (entity.id !== me && (entity.n === undefined || entity.n !== this.handle)) continue;
       if (entity.x !== undefined) this.x = entity.x;
       if (entity.z !== undefined) this.z = entity.z;

@@ -28,9 +28,13 @@ interface TickChange {
   step: { dx: number; dz: number } | undefined;
   /** The JSON delta, built by the first observer that needs it and copied into every other's frame. */
   json?: string;
-  /** The compact pieces, built alike: the move code (null: no step a code carries) and the delta (null: none left). */
+  /**
+   * The compact pieces, built alike: the entity's handle, its move code (null: no step a code carries) and its
+   * `"field",value` pairs for the frame's `set` (the changed fields a move code does not carry).
+   */
+  handle?: number;
   moveCode?: number | null;
-  compactJson?: string | null;
+  setPairs?: string[];
 }
 
 /** The entity's change this tick, if it changed (see TrackedEntity.tickChange). */
@@ -211,25 +215,26 @@ export class InterestSync {
   private moveCodeOf(change: TickChange, entity: TrackedEntity): number | null {
     if (change.moveCode === undefined) {
       const step = change.step;
-      change.moveCode = (step && moveCode(this.handleOf(entity), step.dx, step.dz)) ?? null;
+      change.moveCode = (step && moveCode(this.handleOfChange(change, entity), step.dx, step.dz)) ?? null;
     }
     return change.moveCode;
   }
 
-  /** The compact delta: the handle and the changed fields a move code does not already carry; null if none. */
-  private compactDeltaJson(change: TickChange, entity: TrackedEntity): string | null {
-    if (change.compactJson === undefined) {
+  private handleOfChange(change: TickChange, entity: TrackedEntity): number {
+    return (change.handle ??= this.handleOf(entity));
+  }
+
+  /** The changed fields a move code does not already carry, each as the `"field",value` that opens a `set` entry. */
+  private setPairsOf(change: TickChange, entity: TrackedEntity): string[] {
+    if (change.setPairs === undefined) {
       const moved = this.moveCodeOf(change, entity) !== null;
-      const delta: Values = { n: this.handleOf(entity) };
-      let any = false;
+      change.setPairs = [];
       for (const field of change.fields) {
         if (moved && (field === 'x' || field === 'z')) continue;
-        delta[field] = change.now[field];
-        any = true;
+        change.setPairs.push(`${JSON.stringify(field)},${JSON.stringify(change.now[field])}`);
       }
-      change.compactJson = any ? JSON.stringify(delta) : null;
     }
-    return change.compactJson;
+    return change.setPairs;
   }
 
   /** The readable snapshot with the handle in front (the same JSON, not serialised again). */
@@ -272,16 +277,21 @@ export class InterestSync {
     let frame = `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt}`;
     if (diff.added.length > 0) frame += `,"added":[${diff.added.map((e) => this.compactAddedJson(client, e)).join(',')}]`;
     const moves: number[] = [];
-    const deltas: string[] = [];
+    // Changed fields grouped by field and value: `"action","walking"` → the handles that took it.
+    const sets = new Map<string, number[]>();
     for (const entity of changed) {
       const change = changeOf(entity)!;
       const code = this.moveCodeOf(change, entity);
       if (code !== null) moves.push(code);
-      const delta = this.compactDeltaJson(change, entity);
-      if (delta !== null) deltas.push(delta);
+      for (const pair of this.setPairsOf(change, entity)) {
+        const handles = sets.get(pair);
+        const handle = this.handleOfChange(change, entity);
+        if (handles) handles.push(handle);
+        else sets.set(pair, [handle]);
+      }
     }
     if (moves.length > 0) frame += `,"moved":"${packedMoves(moves)}"`;
-    if (deltas.length > 0) frame += `,"changed":[${deltas.join(',')}]`;
+    if (sets.size > 0) frame += `,"set":[${[...sets].map(([pair, handles]) => `[${pair},${handles.join(',')}]`).join(',')}]`;
     if (diff.removed.length > 0) frame += `,"removed":[${diff.removed.map((e) => this.handleOf(e)).join(',')}]`;
     return `${frame}}}`;
   }

@@ -90,6 +90,22 @@ export function movesOf(moved: string): number[] {
   return codes;
 }
 
+/** One entry of a compact frame's `set`: a field, the value it took, then the handles of the entities that took it. */
+export type CompactSetEntry = [field: string, value: unknown, ...handles: number[]];
+
+/** The changes a compact frame's `set` carries, one object per entity: its handle `n` and the fields it took. */
+export function changesOfSet(set: readonly CompactSetEntry[]): Array<Record<string, unknown> & { n: number }> {
+  const byHandle = new Map<number, Record<string, unknown> & { n: number }>();
+  for (const [field, value, ...handles] of set) {
+    for (const n of handles) {
+      let change = byHandle.get(n);
+      if (!change) byHandle.set(n, (change = { n }));
+      change[field] = value;
+    }
+  }
+  return [...byHandle.values()];
+}
+
 /** The inverse of moveCode (what a compact client does with each code of `moved`). */
 export function decodeMove(code: number): { handle: number; dx: number; dz: number } {
   const handle = Math.floor(code / (SPAN * SPAN));

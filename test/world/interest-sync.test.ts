@@ -8,7 +8,7 @@ import type { Client } from '@colyseus/core';
 import { CLIENT_LINK, SharedEvent, type ClientLink } from '../../rooms/client-link.ts';
 import { InterestSet, SpatialGrid, type TrackedEntity } from '../../rooms/world/interest.ts';
 import { InterestSync } from '../../rooms/world/interest-sync.ts';
-import { decodeMove, moveCode, movesOf, packedMoves, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
+import { changesOfSet, decodeMove, moveCode, movesOf, packedMoves, type CompactSetEntry, type UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 class Walker implements TrackedEntity {
   interestMark = 0;
@@ -33,7 +33,7 @@ class Walker implements TrackedEntity {
   }
 }
 
-type Frame = { tick: number; added?: any[]; changed?: any[]; removed?: any[]; moved?: string };
+type Frame = { tick: number; added?: any[]; changed?: any[]; removed?: any[]; moved?: string; set?: CompactSetEntry[] };
 
 class Observer {
   readonly frames: Frame[] = [];
@@ -83,7 +83,7 @@ class Observer {
       entity.x = (entity.x as number) + dx;
       entity.z = (entity.z as number) + dz;
     }
-    for (const change of frame.changed ?? []) {
+    for (const change of [...(frame.changed ?? []), ...changesOfSet(frame.set ?? [])]) {
       const entity = change.n !== undefined ? this.byHandle.get(change.n)! : this.known.get(change.id)!;
       const { n: _n, ...fields } = change;
       Object.assign(entity, fields);
@@ -201,7 +201,9 @@ describe('world:update frames (InterestSync)', () => {
     w.tick();
     const frame = compact.frames.at(-1)!;
     assert.deepEqual(frame.removed, [bHandle]);
-    assert.deepEqual(frame.changed, [{ n: compact.frames[0].added!.find((e) => e.id === 'a')!.n, x: 50 }]);
+    const aHandle = compact.frames[0].added!.find((e) => e.id === 'a')!.n;
+    assert.deepEqual(frame.set, [['x', 50, aHandle]], 'a field and its value, then who took it');
+    assert.equal(frame.changed, undefined, 'compact frames carry their changes in set');
     assert.equal(frame.moved, undefined, 'b left the area, and a teleport is not a step');
     w.change(a, () => { a.x = 13; });
     w.tick();
@@ -209,7 +211,14 @@ describe('world:update frames (InterestSync)', () => {
     w.tick();
     assert.deepEqual(movesOf(compact.frames.at(-1)!.moved!), [moveCode(bHandle, 1, 1)]);
     assert.equal(compact.returns, 1, 'b came back into view without its fixed fields');
-    assert.equal(compact.frames.at(-1)!.changed, undefined);
+    assert.equal(compact.frames.at(-1)!.set, undefined);
+    // Two entities taking the same value share one set entry.
+    w.change(a, () => { a.action = 'fighting'; });
+    w.change(b, () => { b.action = 'fighting'; b.x = 16; });
+    w.tick();
+    const shared = compact.frames.at(-1)!.set!;
+    assert.equal(shared.length, 1);
+    assert.deepEqual([shared[0][0], shared[0][1], ...(shared[0].slice(2) as number[]).sort((x, y) => x - y)], ['action', 'fighting', ...[aHandle, bHandle].sort((x, y) => x - y)]);
     assert.deepEqual(beliefs(compact), truth(a, b));
     assert.deepEqual(beliefs(plain), truth(a, b));
     const compactBytes = JSON.stringify(compact.frames.at(-1)).length;

@@ -3,7 +3,7 @@
  * that changed, a compact one a move code per step, and a client applying either ends where the walker is.
  */
 import assert from 'node:assert/strict';
-import { decodeMove, movesOf } from '../../rooms/world/update-frames.ts';
+import { changesOfSet, decodeMove, movesOf } from '../../rooms/world/update-frames.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer, visibleEntities, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
@@ -33,7 +33,7 @@ describe('world:update encodings over /ws', () => {
         e.x = (e.x as number) + dx;
         e.z = (e.z as number) + dz;
       }
-      for (const { n, ...fields } of d.changed ?? []) Object.assign(byHandle.get(n)!, fields);
+      for (const { n, ...fields } of changesOfSet(d.set ?? [])) Object.assign(byHandle.get(n)!, fields);
       for (const n of d.removed ?? []) gone.add(n);
       for (const e of d.added ?? []) gone.delete(e.n);
     }
