@@ -598,7 +598,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       });
       stopTimer();
     };
-    runInSlices(observers.length, deliverTo, delivered, { sliceMs: DELIVERY_SLICE_MS, checkEvery: DELIVERY_CHECK });
+    runInSlices(observers.length, deliverTo, delivered, { sliceMs: DELIVERY_SLICE_MS, checkEvery: DELIVERY_CHECK, finishBy: startedAt + TICK_MS / 2 });
   }
 
   /**

@@ -6,6 +6,11 @@
 export interface SliceOptions {
   sliceMs: number;
   checkEvery: number;
+  /**
+   * A time (on `now`'s clock) past which the slices stop yielding and finish in one go: a delivery still running
+   * when the next tick is due would make the world skip that tick.
+   */
+  finishBy?: number;
   now?: () => number;
   /** How the next slice is scheduled (setImmediate: after the I/O that waited). */
   defer?: (next: () => void) => void;
@@ -15,8 +20,10 @@ export function runInSlices(count: number, visit: (index: number) => void, done:
   const now = options.now ?? (() => performance.now());
   const defer = options.defer ?? ((next: () => void) => void setImmediate(next));
   let next = 0;
+  const finishBy = options.finishBy ?? Infinity;
   const slice = () => {
-    const ends = now() + options.sliceMs;
+    const started = now();
+    const ends = started > finishBy ? Infinity : started + options.sliceMs;
     for (; next < count; next++) {
       if (next % options.checkEvery === 0 && next > 0 && now() > ends) break;
       visit(next);

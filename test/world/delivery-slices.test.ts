@@ -32,4 +32,22 @@ describe('delivery slices (runInSlices)', () => {
     runInSlices(0, () => visits++, () => done++, { sliceMs: 4, checkEvery: 16, now: () => 0, defer: () => yields++ });
     assert.deepEqual({ visits, done, yields }, { visits: 1000, done: 2, yields: 0 });
   });
+
+  it('stops yielding once its finish-by time has passed, so a slow delivery ends before the next tick is due', () => {
+    let clock = 0;
+    const deferred: Array<() => void> = [];
+    const slices: number[] = [0];
+    // 1 ms a visit, 4 ms slices checked every 2 visits; past 10 ms the rest goes in one slice.
+    runInSlices(40, () => {
+      slices[slices.length - 1]++;
+      clock += 1;
+    }, () => {}, {
+      sliceMs: 4, checkEvery: 2, finishBy: 10, now: () => clock, defer: (next) => {
+        slices.push(0);
+        deferred.push(next);
+      },
+    });
+    while (deferred.length > 0) deferred.shift()!();
+    assert.deepEqual(slices, [6, 6, 28]);
+  });
 });
