@@ -40,9 +40,9 @@ export const RECONNECT_GRACE_SECONDS = 20;
 export const DEFAULT_INTEREST_RADIUS = 16;
 /** Milliseconds of a tick's delivery done in one go (delivery-slices.ts); the clock is read every DELIVERY_CHECK players. */
 const DELIVERY_SLICE_MS = 4;
+const DELIVERY_CHECK = 16;
 /** Positions written per statement by the auto-save (savePositions). */
 const SAVE_CHUNK = 250;
-const DELIVERY_CHECK = 16;
 
 type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
 
