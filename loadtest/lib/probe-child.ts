@@ -4,13 +4,14 @@
  * load generator's process the bots' own event-loop lag would be counted as the server's latency.
  * Run: node loadtest/lib/probe-child.ts <interval ms> <url> [<url> ...]
  */
+import type { ProbeFigures } from './probe-process.ts';
 import { Samples, round } from './stats.ts';
 
 const intervalMs = Number(process.argv[2]);
 const urls = process.argv.slice(3);
 let running = true;
 
-async function poll(url: string) {
+async function poll(url: string): Promise<ProbeFigures> {
   const latencies = new Samples();
   let failures = 0;
   while (running) {

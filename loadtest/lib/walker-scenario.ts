@@ -16,7 +16,7 @@ import { CpuMeter, rssBytes } from './process-monitor.ts';
 import { seedWalkers } from './seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
 import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figures.ts';
-import { startProbeProcess } from './probe-process.ts';
+import { startProbeProcess, type ProbeFigures } from './probe-process.ts';
 import { round } from './stats.ts';
 import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
@@ -34,13 +34,6 @@ export interface WalkerRunOptions {
   /** Players per world on the game server (WORLD_CAPACITY); default: every walker in one world. */
   worldCapacity?: number;
   log?: (line: string) => void;
-}
-
-export interface ProbeFigures {
-  p50Ms: number;
-  p99Ms: number;
-  count: number;
-  failures: number;
 }
 
 export interface WalkerRunResult {

@@ -85,17 +85,9 @@ export class SpatialGrid {
 
   /** Calls `visit` for every entity within Chebyshev distance `radius` of (x, z). */
   forEachNear(x: number, z: number, radius: number, visit: (entity: TrackedEntity) => void): void {
-    const minCellX = Math.floor((x - radius) / this.cellSize);
-    const maxCellX = Math.floor((x + radius) / this.cellSize);
-    const minCellZ = Math.floor((z - radius) / this.cellSize);
-    const maxCellZ = Math.floor((z + radius) / this.cellSize);
-    for (let cx = minCellX; cx <= maxCellX; cx++) {
-      for (let cz = minCellZ; cz <= maxCellZ; cz++) {
-        const cell = this.cells.get(cx * 1_000_003 + cz);
-        if (!cell) continue;
-        for (const entity of cell) {
-          if (Math.abs(entity.x - x) <= radius && Math.abs(entity.z - z) <= radius) visit(entity);
-        }
+    for (const cell of this.cellsNear(x, z, radius)) {
+      for (const entity of cell) {
+        if (Math.abs(entity.x - x) <= radius && Math.abs(entity.z - z) <= radius) visit(entity);
       }
     }
   }
