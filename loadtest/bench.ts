@@ -36,7 +36,7 @@ type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | '
 
 /** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk'];
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');
@@ -335,7 +335,7 @@ function renderMarkdown(): string {
       'receive path. Since 2026-11-25 the area of interest marks entities instead of hashing them (52-57 → 18-22 ms per ' +
       'tick), each change is found on its entity, and the server runs with a 64 MB young generation (docs/operations.md): ' +
       'the `revisions:jsonwalkers` section below has the before/after. Gathering each event-loop turn\'s writes into one ' +
-      'corked write per socket was tried and left out (178 against 177 µs): a walker gets two frames a tick, its ' +
+      'corked write per socket was tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): a walker gets two frames a tick, its ' +
       'acknowledgement and its update, at different moments, so there is nothing to merge.',
     '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts). ' +
       'What still holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms), young-generation ' +
