@@ -253,11 +253,15 @@ function renderMarkdown(): string {
       const floor = results.rawSendFloor;
       if (json?.cpuUsPerPlayerTick && floor) {
         const ratio = round(json.cpuUsPerPlayerTick / floor.cpuUsPerPlayerTick, 1);
+        const split = (total: number, kernel: number | undefined) => kernel === undefined ? '' : ` (kernel ${kernel} µs, user ${round(total - kernel, 1)} µs)`;
         lines.push(
           `Raw send floor (loadtest/baseline/raw-send-server.ts: ${floor.clients} sockets that only read, each sent a pre-encoded ` +
             `${floor.frameBytes}-byte frame and a 120-byte one per 600 ms, ${floor.receivedBytesPerPlayerTick} bytes received per socket per tick): ` +
-            `${floor.cpuUsPerPlayerTick} µs of server CPU per player per tick. The game's /ws JSON walkers: ${json.cpuUsPerPlayerTick} µs, ` +
-            `${ratio} × the floor (target ≤ 3 ×: ${verdict(ratio <= 3)}; ≤ 90 µs: ${verdict(json.cpuUsPerPlayerTick <= 90)}).`,
+            `${floor.cpuUsPerPlayerTick} µs of server CPU per player per tick${split(floor.cpuUsPerPlayerTick, floor.kernelUsPerPlayerTick)}. ` +
+            `The game's /ws JSON walkers: ${json.cpuUsPerPlayerTick} µs${split(json.cpuUsPerPlayerTick, json.kernelUsPerPlayerTick)}, ` +
+            `${ratio} × the floor (target ≤ 3 ×: ${verdict(ratio <= 3)}; ≤ 90 µs: ${verdict(json.cpuUsPerPlayerTick <= 90)}). ` +
+            'Kernel and user time are the process\' stime and utime from /proc; on loopback the kernel time of a socket write ' +
+            'includes delivering the segment to the reading bot\'s socket.',
           '',
         );
       }

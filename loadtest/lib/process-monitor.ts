@@ -3,11 +3,17 @@ import fs from 'node:fs';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-export function cpuSeconds(pid: number): number {
+/** A process' CPU time so far, in seconds: in its own code (user) and in the kernel on its behalf (system). */
+export function cpuTimes(pid: number): { user: number; system: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (1-based).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND, system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND };
+}
+
+export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }
 
 export function rssBytes(pid: number): number {
@@ -19,21 +25,26 @@ export function rssBytes(pid: number): number {
 /** CPU use between two moments, as a fraction of one core. */
 export class CpuMeter {
   private readonly pid: number;
-  private startCpu = 0;
+  private startCpu = { user: 0, system: 0 };
   private startWall = 0;
+  /** Of the cores stop() returned, those spent in the kernel (socket writes and reads, wake-ups). */
+  kernelCores = 0;
 
   constructor(pid: number) {
     this.pid = pid;
   }
 
   start(): void {
-    this.startCpu = cpuSeconds(this.pid);
+    this.startCpu = cpuTimes(this.pid);
     this.startWall = performance.now();
   }
 
-  /** Cores used on average since start(). */
+  /** Cores used on average since start() (and sets kernelCores). */
   stop(): number {
-    return (cpuSeconds(this.pid) - this.startCpu) / ((performance.now() - this.startWall) / 1000);
+    const now = cpuTimes(this.pid);
+    const seconds = (performance.now() - this.startWall) / 1000;
+    this.kernelCores = (now.system - this.startCpu.system) / seconds;
+    return (now.user - this.startCpu.user) / seconds + this.kernelCores;
   }
 }
 

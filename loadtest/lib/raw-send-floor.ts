@@ -14,6 +14,8 @@ export interface FloorFigures {
   frameBytes: number;
   serverCpuCores: number;
   cpuUsPerPlayerTick: number;
+  /** The part of cpuUsPerPlayerTick the kernel spent (writing to the sockets). */
+  kernelUsPerPlayerTick: number;
   /** Bytes the clients received per socket per tick (checks the floor wrote what it should). */
   receivedBytesPerPlayerTick: number;
 }
@@ -47,6 +49,7 @@ export async function measureRawSendFloor(clients: number, frameBytes: number, d
       frameBytes: Math.round(frameBytes),
       serverCpuCores: round(cores, 3),
       cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, clients),
+      kernelUsPerPlayerTick: cpuUsPerPlayerTick(cpu.kernelCores, clients),
       receivedBytesPerPlayerTick: Math.round((received - receivedBefore) / clients / ticks),
     };
   } finally {

@@ -70,6 +70,8 @@ export interface WalkerRunResult {
   idleLagP99Ms?: number;
   /** Server CPU per player per 600 ms tick, in microseconds. */
   cpuUsPerPlayerTick?: number;
+  /** The part of cpuUsPerPlayerTick the kernel spent on the server's behalf (socket reads and writes). */
+  kernelUsPerPlayerTick?: number;
   /** The game server's own tick figures over the measured window (game_tick_* series). */
   tick?: TickFigures;
 }
@@ -195,6 +197,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       ...(bareHealth ? { bareHealth } : {}),
       loadGeneratorLagP99Ms: round(ownLag.percentile(99) / 1e6, 1),
       cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, joined),
+      kernelUsPerPlayerTick: cpuUsPerPlayerTick(cpu.kernelCores, joined),
       ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
     };
     return result;
