@@ -330,17 +330,39 @@ function renderMarkdown(): string {
       'out: with 1,000 SDK walkers it cut the server CPU from 0.43 / 0.47 to 0.27 / 0.28 cores (alternated runs), ' +
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
-    '- **/ws JSON walkers (CPU per player per tick):** a `perf` profile of the server\'s CPU time over 12 s of the ' +
-      'steady window (2,000 walkers, 2026-11-27) splits it into the kernel 24 % (a socket read per move, a `writev` per ' +
-      'acknowledgement and one per tick\'s frame: the raw send floor does the same writes and no reads), V8\'s runtime, ' +
-      'builtins and garbage collector 43 %, and compiled JavaScript 27 %. A V8 profile of the same window, syscalls left ' +
-      'out, puts 36 % in the tick\'s delivery (building and writing frames 24 %, the area of interest 10 %), 17 % in ' +
-      'garbage collection, 17 % in handling the moves (path-finding, the acknowledgement) and about 10 % in the ws ' +
-      'receive path. Since 2026-11-25 the area of interest marks entities instead of hashing them (52-57 → 18-22 ms per ' +
-      'tick), each change is found on its entity, and the server runs with a 64 MB young generation (docs/operations.md): ' +
-      'the `revisions:jsonwalkers` section below has the before/after. Gathering each event-loop turn\'s writes into one ' +
-      'corked write per socket was tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): a walker gets two frames a tick, its ' +
-      'acknowledgement and its update, at different moments, so there is nothing to merge.',
+    '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The floor ' +
+      'spends most of its CPU in the kernel (its writes); the game spends about three quarters of its CPU in its own ' +
+      'code, and that user time alone is more than three times the whole floor. On 2026-11-27 (one JSON walker run, ' +
+      '`cpuTimes` from /proc, the floor measured alike just after): game 227.1 µs = kernel 56.8 + user 170.3; floor 36.2 µs ' +
+      '= kernel 27 + user 9.2. No single part of the user time dominates. A V8 CPU profile of the server over the same ' +
+      'window (`BENCH_CPU_PROF`, cut to the measured 15 s) puts, of its busy time: 21.5 % in the tick\'s delivery ' +
+      '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
+      '2.1 %, path-finding 2.0 %, encoding and sending the acknowledgement 5.8 %), 8.7 % in the ws receive path and ' +
+      'envelope parsing, 7 % in garbage collection and 4.3 % in the tick\'s own work; about a third is spent inside ' +
+      'socket syscalls. A `perf` profile of the same load (`perf record -g -p <server pid>`, 10 s) puts 21 % of the CPU ' +
+      'in `writev`, of which 12 % is the loopback delivering the segments to the bots\' sockets (softirq), half of that ' +
+      'waking the bots: work that a server with remote clients does not do, and that the floor does too. Since 2026-11-25 the area of interest marks ' +
+      'entities instead of hashing them (52-57 → 18-22 ms per tick), each change is found on its entity, and the server ' +
+      'runs with a 64 MB young generation (docs/operations.md): the `revisions:jsonwalkers` section below has the ' +
+      'before/after.',
+    '- **The largest lever left is a product decision, not code:** a walker gets two writes a tick, its move\'s ' +
+      '`player:path` acknowledgement (at once) and the tick\'s `world:update`. Sending the acknowledgement with the ' +
+      'update, in the same write, as RuneScape does with every reply, was measured on 2026-11-27 (movement.ts sending ' +
+      'through the tick\'s outbox like public chat; four alternated pairs of one JSON walker run each): 189, 179, 182 and ' +
+      '211 µs per player per tick against 209, 243, 244 and 220 µs at once (medians 185 and 232: −20 %), lag p99 ' +
+      '40-86 ms against 65-147 ms, but move→ack p99 581-597 ms against 119-291 ms. That misses the move→ack ≤ 100 ms ' +
+      'target above, so the acknowledgement stays immediate; even with it, the CPU target would be missed (≤ 3 × the ' +
+      'floor is about 110 µs on that day). Gathering each event-loop turn\'s writes into one corked write per socket was ' +
+      'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): the ' +
+      'acknowledgement and the update leave at different moments, so a turn has nothing to merge.',
+    '- **Spread between machines:** each session runs on a machine of its own. The same server code gave 149.4 µs per ' +
+      'JSON player per tick against a 25.3 µs floor (5.9 ×) on the machine of the 2026-11-27 07:22 run, and 249.3 µs ' +
+      'against a 39.6 µs floor (6.3 ×) on the machine of the 09:59 run: the floor moved by 1.57 ×, the game by 1.67 ×. ' +
+      'On the slower machine the server needs 0.83 cores for the walkers and the bots as much again, so the two cores ' +
+      'are full, and the loop, probe and lateness figures, met on the faster machine (lag 3.3 × idle, /health p99 ' +
+      '34.6 ms, lateness ≤ 10 ms), are missed by far (30 × idle, 505 ms, ≤ 1,200 ms). Without the probe processes the ' +
+      'same machine gave lag p99 55-352 ms in thirteen single runs. Compare ratios to the same run\'s baselines, not figures ' +
+      'across runs.',
     '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts). ' +
       'What still holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms), young-generation ' +
       'scavenges (every 80-250 ms, up to 17-33 ms each in `--trace-gc` under this load) and the moves that arrive together. ' +

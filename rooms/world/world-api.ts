@@ -59,7 +59,6 @@ export interface WorldApi {
   onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Tells every feature that the player died (called by whatever killed it). */
   notifyPlayerDied(player: OnlinePlayer): Promise<void>;
-  /** Sends an event to every player within `radius` tiles of (x, z) that `accept`s. */
   /**
    * Sends an event to the players within `radius` of a tile (that `accept`). With `withTick`, /ws players get it with
    * their next world:update, in the same socket write (public chat: a tick's worth of lines costs one write).
