@@ -54,23 +54,32 @@ const MOVE_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
  * is), in base 32, most significant digit first, its last digit marked by the alphabet's second half. A difference
  * below 1,024 takes two characters. `movesOf` reads them back.
  */
-export function packedMoves(codes: number[]): string {
-  codes.sort((a, b) => a - b);
+export function packedMoves(codes: ReadonlyArray<number>): string {
+  // A typed array sorts numerically without calling back into JavaScript: this runs for every compact observer.
+  const sorted = Float64Array.from(codes).sort();
   let previous = 0;
   let text = '';
-  for (const code of codes) {
-    let rest = code - previous;
-    previous = code;
-    let digits = MOVE_DIGITS[32 + (rest % 32)];
-    rest = Math.floor(rest / 32);
-    while (rest > 0) {
-      digits = MOVE_DIGITS[rest % 32] + digits;
-      rest = Math.floor(rest / 32);
-    }
-    text += digits;
+  for (let i = 0; i < sorted.length; i++) {
+    const difference = sorted[i] - previous;
+    previous = sorted[i];
+    text += difference < SHORT_DIFFERENCES.length ? SHORT_DIFFERENCES[difference] : base32Difference(difference);
   }
   return text;
 }
+
+function base32Difference(difference: number): string {
+  let rest = difference;
+  let digits = MOVE_DIGITS[32 + (rest % 32)];
+  rest = Math.floor(rest / 32);
+  while (rest > 0) {
+    digits = MOVE_DIGITS[rest % 32] + digits;
+    rest = Math.floor(rest / 32);
+  }
+  return digits;
+}
+
+/** The differences below 1,024 (most of a crowded frame's), written out once. */
+const SHORT_DIFFERENCES = Array.from({ length: 1_024 }, (_, difference) => base32Difference(difference));
 
 /** The move codes of a compact frame's `moved` string (what a compact client does with it). */
 export function movesOf(moved: string): number[] {
