@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { CpuMeter, cpuSeconds, cpuTimes } from '../loadtest/lib/process-monitor.ts';
 
 /** A child that spins for `ms` in JavaScript (user time) or in reads of /dev/zero (the kernel fills the buffer). */
-function busyChild(kind: 'compute' | 'syscalls', ms: number): ChildProcess {
+function busyChild(kind: 'compute' | 'kernel', ms: number): ChildProcess {
   const body = kind === 'compute'
     ? `const end = Date.now() + ${ms}; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1);`
     : `const fs = require('node:fs'); const fd = fs.openSync('/dev/zero', 'r'); const b = Buffer.alloc(1 << 20);
@@ -13,7 +13,7 @@ function busyChild(kind: 'compute' | 'syscalls', ms: number): ChildProcess {
   return spawn(process.execPath, ['-e', `${body}; setTimeout(() => {}, 60000);`], { stdio: 'ignore' });
 }
 
-async function measure(kind: 'compute' | 'syscalls'): Promise<{ cores: number; kernelCores: number }> {
+async function measure(kind: 'compute' | 'kernel'): Promise<{ cores: number; kernelCores: number }> {
   const child = busyChild(kind, 800);
   try {
     const meter = new CpuMeter(child.pid!);
@@ -40,8 +40,8 @@ describe('benchmark CPU meter', () => {
     const compute = await measure('compute');
     assert.ok(compute.cores > 0.3, `a spinning child uses CPU (${compute.cores})`);
     assert.ok(compute.kernelCores < compute.cores / 4, `computing is user time (${compute.kernelCores} of ${compute.cores})`);
-    const writes = await measure('syscalls');
-    assert.ok(writes.cores > 0.3, `a reading child uses CPU (${writes.cores})`);
-    assert.ok(writes.kernelCores > writes.cores / 2, `reading /dev/zero is kernel time (${writes.kernelCores} of ${writes.cores})`);
+    const reads = await measure('kernel');
+    assert.ok(reads.cores > 0.3, `a reading child uses CPU (${reads.cores})`);
+    assert.ok(reads.kernelCores > reads.cores / 2, `reading /dev/zero is kernel time (${reads.kernelCores} of ${reads.cores})`);
   });
 });
