@@ -356,13 +356,13 @@ function renderMarkdown(): string {
       'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): the ' +
       'acknowledgement and the update leave at different moments, so a turn has nothing to merge.',
     '- **Compact observers:** a compact frame costs the server more than a readable one (276.1 against 249.3 µs per ' +
-      'player per tick, encode 91 against 45 ms a tick, in the 09:59 run): per observer the moves are sorted and ' +
+      'player per tick, encode 91 against 45 ms a tick, in the 09:39 walker run): per observer the moves are sorted and ' +
       'packed and the changed fields grouped. `packedMoves` was made cheaper after that run (commit e8bb795: a ' +
       'typed-array sort and a table of the short differences): 2,000 calls of 85 random codes took 37-44 ms before ' +
       'and 22-27 ms after (five rounds each in one process; the output is the same, which the exact-string tests pin).',
     '- **Spread between machines:** each session runs on a machine of its own. The same server code gave 149.4 µs per ' +
       'JSON player per tick against a 25.3 µs floor (5.9 ×) on the machine of the 2026-11-27 07:22 run, and 249.3 µs ' +
-      'against a 39.6 µs floor (6.3 ×) on the machine of the 09:59 run: the floor moved by 1.57 ×, the game by 1.67 ×. ' +
+      'against a 39.6 µs floor (6.3 ×) on the machine of the 09:39 run: the floor moved by 1.57 ×, the game by 1.67 ×. ' +
       'On the slower machine the server needs 0.83 cores for the walkers and the bots as much again, so the two cores ' +
       'are full, and the loop, probe and lateness figures, met on the faster machine (lag 3.3 × idle, /health p99 ' +
       '34.6 ms, lateness ≤ 10 ms), are missed by far (30 × idle, 505 ms, ≤ 1,200 ms). Without the probe processes the ' +
