@@ -34,7 +34,6 @@ const log = (line: string) => console.log(line);
 /** The trade bench's figures; those added later are optional, since `--only` may keep an older run's. */
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
-/** The section `npm run bench:scale` writes (loadtest/scale-bench.ts) is kept across full runs. */
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
 const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags'];
 
@@ -332,10 +331,10 @@ function renderMarkdown(): string {
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The floor ' +
       'spends most of its CPU in the kernel (its writes); the game spends about three quarters of its CPU in its own ' +
-      'code, and that user time alone is more than three times the whole floor. On 2026-11-27 (one JSON walker run, ' +
-      '`cpuTimes` from /proc, the floor measured alike just after): game 227.1 µs = kernel 56.8 + user 170.3; floor 36.2 µs ' +
-      '= kernel 27 + user 9.2. No single part of the user time dominates. A V8 CPU profile of the server over the same ' +
-      'window (`BENCH_CPU_PROF`, cut to the measured 15 s) puts, of its busy time: 21.5 % in the tick\'s delivery ' +
+      'code, and that user time alone is more than three times the whole floor (in the 09:39 run: game 249.3 µs = ' +
+      'kernel 51.7 + user 197.6; floor 39.6 µs = kernel 29.4 + user 10.2). No single part of the user time dominates. ' +
+      'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
+      'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
       '2.1 %, path-finding 2.0 %, encoding and sending the acknowledgement 5.8 %), 8.7 % in the ws receive path and ' +
       'envelope parsing, 7 % in garbage collection and 4.3 % in the tick\'s own work; about a third is spent inside ' +
@@ -348,7 +347,8 @@ function renderMarkdown(): string {
     '- **The largest lever left is a product decision, not code:** a walker gets two writes a tick, its move\'s ' +
       '`player:path` acknowledgement (at once) and the tick\'s `world:update`. Sending the acknowledgement with the ' +
       'update, in the same write, as RuneScape does with every reply, was measured on 2026-11-27 (movement.ts sending ' +
-      'through the tick\'s outbox like public chat; four alternated pairs of one JSON walker run each): 189, 179, 182 and ' +
+      'through the tick\'s outbox like public chat; four alternated pairs of one JSON walker run each, run through ' +
+      '`runWalkers` of loadtest/lib/walker-scenario.ts directly, not a repository command): 189, 179, 182 and ' +
       '211 µs per player per tick against 209, 243, 244 and 220 µs at once (medians 185 and 232: −20 %), lag p99 ' +
       '40-86 ms against 65-147 ms, but move→ack p99 581-597 ms against 119-291 ms. That misses the move→ack ≤ 100 ms ' +
       'target above, so the acknowledgement stays immediate; even with it, the CPU target would be missed (≤ 3 × the ' +
@@ -359,7 +359,8 @@ function renderMarkdown(): string {
       'player per tick, encode 91 against 45 ms a tick, in the 09:39 walker run): per observer the moves are sorted and ' +
       'packed and the changed fields grouped. `packedMoves` was made cheaper after that run (commit e8bb795: a ' +
       'typed-array sort and a table of the short differences): 2,000 calls of 85 random codes took 37-44 ms before ' +
-      'and 22-27 ms after (five rounds each in one process; the output is the same, which the exact-string tests pin).',
+      'and 22-27 ms after (a loop over `packedMoves` in one process, five rounds each, not a repository command; the ' +
+      'output is the same, which the exact-string tests pin).',
     '- **Spread between machines:** each session runs on a machine of its own. The same server code gave 149.4 µs per ' +
       'JSON player per tick against a 25.3 µs floor (5.9 ×) on the machine of the 2026-11-27 07:22 run, and 249.3 µs ' +
       'against a 39.6 µs floor (6.3 ×) on the machine of the 09:39 run: the floor moved by 1.57 ×, the game by 1.67 ×. ' +
