@@ -11,6 +11,7 @@ import { ROOM_CLOSE } from '../src/close-codes.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../src/nul-characters.ts';
 import { GameError } from '../src/game/refusal.ts';
 import { isLinkedClient } from './client-link.ts';
+import { SerialInbox } from '../src/serial-inbox.ts';
 
 /** SDK clients whose sends are already counted. */
 const countedClients = new WeakSet<Client>();
@@ -40,8 +41,8 @@ export interface ErrorEvent {
 export abstract class GameRoom<State extends object> extends Room<{ state: State }> {
   private readonly registrations = new Map<string, Registration>();
   private readonly limiters = new WeakMap<Client, MessageAdmission>();
-  /** Per client: its last event in line (see dispatch). */
-  private readonly inboxes = new WeakMap<Client, Promise<void>>();
+  /** Per client: its events in line (see dispatch). */
+  private readonly inboxes = new WeakMap<Client, SerialInbox>();
   /** Colyseus' own cut-off, a backstop well above the per-connection limit applied in `admitMessage`. */
   override maxMessagesPerSecond = 200;
 
@@ -82,24 +83,21 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
    * (a handler that awaits the database holds the client's next event back; other clients are not held). An
    * event that had to wait and whose client has left meanwhile is dropped: its answer would reach no one.
    */
-  async dispatch(client: Client, type: string, data: unknown): Promise<void> {
+  dispatch(client: Client, type: string, data: unknown): void | Promise<void> {
     if (!this.admitMessage(client)) return;
-    const previous = this.inboxes.get(client);
-    const turn = (previous ?? Promise.resolve())
-      .then(() => {
-        if (previous && (client.state === ClientState.LEAVING || client.state === ClientState.RECONNECTED)) return;
-        return this.handleEvent(client, type, data);
-      })
-      .catch((error: unknown) => gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'event dispatch failed'));
-    this.inboxes.set(client, turn);
-    try {
-      await turn;
-    } finally {
-      if (this.inboxes.get(client) === turn) this.inboxes.delete(client);
+    let inbox = this.inboxes.get(client);
+    if (!inbox) {
+      inbox = new SerialInbox((error) => gameContext().logger.error({ err: error, room: this.roomName }, 'event dispatch failed'));
+      this.inboxes.set(client, inbox);
     }
+    return inbox.run((waited) => {
+      if (waited && (client.state === ClientState.LEAVING || client.state === ClientState.RECONNECTED)) return;
+      return this.handleEvent(client, type, data);
+    });
   }
 
-  private async handleEvent(client: Client, type: string, data: unknown): Promise<void> {
+  /** Validates and handles one event; returns a promise only when its handler awaits (see SerialInbox). */
+  private handleEvent(client: Client, type: string, data: unknown): void | Promise<void> {
     const registration = this.registrations.get(type);
     // Only registered event names become label values, so clients cannot grow the metric's label set.
     gameContext().metrics.countInbound(registration ? type : 'unknown');
@@ -116,15 +114,21 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
       this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`, sentTradeId(registration.refusal, data)), type, registration.refusal);
       return;
     }
+    const refuse = (error: unknown) => this.refuseFailure(client, error, type, registration.refusal);
     try {
-      await registration.handler(client, parsed.data);
+      return registration.handler(client, parsed.data)?.catch(refuse);
     } catch (error) {
-      if (error instanceof GameError) {
-        this.sendError(client, error, type, registration.refusal);
-      } else {
-        gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'message handler failed');
-        this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type, registration.refusal);
-      }
+      refuse(error);
+    }
+  }
+
+  /** A handler's failure: a GameError is the sender's refusal; anything else is logged and refused as internal. */
+  private refuseFailure(client: Client, error: unknown, type: string, refusal: string | undefined): void {
+    if (error instanceof GameError) {
+      this.sendError(client, error, type, refusal);
+    } else {
+      gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'message handler failed');
+      this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type, refusal);
     }
   }
 

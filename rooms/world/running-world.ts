@@ -11,8 +11,11 @@ import type { WorldApi } from './world-api.ts';
 
 export interface RunningWorld extends WorldApi {
   readonly roomId: string;
-  /** The room's message entry point: validation, rate limit, handler, `error` event on refusal. */
-  dispatch(client: Client, type: string, data: unknown): Promise<void>;
+  /**
+   * The room's message entry point: validation, rate limit, handler, `error` event on refusal. Returns a promise
+   * only when the event waits or its handler awaits.
+   */
+  dispatch(client: Client, type: string, data: unknown): void | Promise<void>;
 }
 
 const worlds = new WeakMap<GameContext, Map<number, RunningWorld>>();

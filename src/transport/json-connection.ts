@@ -21,6 +21,7 @@ import { clientAddressOf } from './socket-address.ts';
 import { findWorld, pickWorld, requestedWorld, reserveWorldSeat } from '../../rooms/world/world-choice.ts';
 import type { ProcessLocation } from '../cluster/cluster.ts';
 import { HandoverFailure, RELAY_MOVE_EVENT, WorldHandover } from './world-handover.ts';
+import { SerialInbox } from '../serial-inbox.ts';
 
 export type { VerifiedIdentity } from '../auth/verified-identity.ts';
 
@@ -89,7 +90,7 @@ interface RoutableRoom {
   /** A world room's number (docs/worlds.md). */
   worldNumber?: number;
   handles(type: string): boolean;
-  dispatch(client: JsonClient, type: string, data: unknown): Promise<void>;
+  dispatch(client: JsonClient, type: string, data: unknown): void | Promise<void>;
   /** Whether the session belongs to this account (guards reconnection). */
   sessionBelongsTo?(sessionId: string, accountId: string): boolean;
   /** Whether a reconnection token is that of a client connected now. */
@@ -132,8 +133,8 @@ export class JsonConnection implements JsonChannel {
   /** The socket was relayed here by an entry process: a world elsewhere is reached through that process (relay:move). */
   private readonly relayed: boolean;
   private readonly origin: string | undefined;
-  /** The last frame in line (see enqueue). */
-  private inbox: Promise<void> = Promise.resolve();
+  /** The frames in line (see enqueue). */
+  private readonly inbox = new SerialInbox((error) => this.log.error({ err: error }, 'ws frame handling failed'));
 
   constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: VerifiedIdentity }, relayed = false) {
     this.socket = socket;
@@ -248,22 +249,26 @@ export class JsonConnection implements JsonChannel {
     if (isBinary) return this.closeWith(WS_CLOSE.UNSUPPORTED_DATA, 'binary frames are not accepted on /ws');
     const text = data.toString('utf8');
     // Handed over: the world's process limits and parses the frames (still in line behind the earlier ones).
-    if (this.relay) return this.enqueue(async () => (this.relay ? this.relay.forward(text) : this.handleText(text)));
+    if (this.relay) return this.enqueue(() => (this.relay ? this.relay.forward(text) : this.handleText(text)));
     const verdict = this.limiter.hit(performance.now());
     if (verdict === 'close') return this.closeWith(WS_CLOSE.POLICY_VIOLATION, 'message rate limit exceeded');
     if (verdict === 'reject') return this.sendError('RATE_LIMITED', 'Too many messages; slow down');
-    this.enqueue(async () => (this.relay ? this.relay.forward(text) : this.handleText(text)));
+    this.enqueue(() => (this.relay ? this.relay.forward(text) : this.handleText(text)));
   }
 
-  private async handleText(text: string): Promise<void> {
+  /** Handles one frame; returns a promise only when its handling awaits (see SerialInbox). */
+  private handleText(text: string): void | Promise<void> {
     const parsed = parseEnvelope(text);
     if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
     const { type, data: payload } = parsed.envelope;
-    try {
-      await this.route(type, payload);
-    } catch (error) {
+    const refuse = (error: unknown) => {
       const coded = this.services.toCodedError(error);
       this.sendError(coded.code, coded.message, type);
+    };
+    try {
+      return this.route(type, payload)?.catch(refuse);
+    } catch (error) {
+      refuse(error);
     }
   }
 
@@ -273,14 +278,15 @@ export class JsonConnection implements JsonChannel {
    * connection waits; the world and other connections go on. Once the socket is closing or closed, the frames
    * still waiting are dropped (the room's leave or reconnection logic takes over).
    */
-  private enqueue(task: () => Promise<void>): void {
-    this.inbox = this.inbox.then(() => {
+  private enqueue(task: () => void | Promise<void>): void {
+    void this.inbox.run(() => {
       if (!this.alive || this.socket.readyState !== WebSocket.OPEN) return;
       return task();
-    }).catch((error: unknown) => this.log.error({ err: error }, 'ws frame handling failed'));
+    });
   }
 
-  private async route(type: string, data: Record<string, unknown>): Promise<void> {
+  /** Routes one event; returns a promise only when it awaits (a join in progress, a handler that awaits, a hop). */
+  private route(type: string, data: Record<string, unknown>): void | Promise<void> {
     if (type === 'authenticate') return this.onAuthenticate(data);
     if (!this.identity) {
       // The first message must be `authenticate` (docs/protocol.md): anything else ends the connection.
@@ -289,14 +295,29 @@ export class JsonConnection implements JsonChannel {
     }
     if (type === 'world:enter') return this.enterWorld(data);
     if (type === 'world:leave') return this.leaveWorld();
+    if (this.worldJoin || this.linking) return this.routeAfterJoins(type, data);
+    return this.dispatchToRoom(type, data);
+  }
+
+  /** Game events wait for a world join or a room link in progress (the room talks to the client during it). */
+  private async routeAfterJoins(type: string, data: Record<string, unknown>): Promise<void> {
     if (this.worldJoin) await this.worldJoin.catch(() => {});
     if (this.linking) await this.linking;
+    return this.dispatchToRoom(type, data);
+  }
+
+  private dispatchToRoom(type: string, data: Record<string, unknown>): void | Promise<void> {
     const target = this.linked?.room.handles(type) ? this.linked : this.world;
     if (!target) return this.sendError('NOT_IN_WORLD', 'Enter the world first (world:enter)', type);
-    await target.room.dispatch(target.client, type, data);
+    const handled = target.room.dispatch(target.client, type, data);
+    return handled ? handled.then(() => this.carryOutApprovedHop()) : this.carryOutApprovedHop();
+  }
+
+  /** A hop the world approved while handling the event is carried out before the next event. */
+  private carryOutApprovedHop(): void | Promise<void> {
     const approved = this.approvedHop;
     this.approvedHop = undefined;
-    if (approved && this.world?.client === approved.client) await this.hopWorldNow(approved.hop);
+    if (approved && this.world?.client === approved.client) return this.hopWorldNow(approved.hop);
   }
 
   /** The ClientLink's hopWorld: the world approved a `world:hop` of this connection's character (see route). */

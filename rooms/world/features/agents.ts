@@ -23,7 +23,7 @@ function agentWorldOf(world: RunningWorld): AgentWorld {
     currentTick: () => world.currentTick(),
     player: (characterId) => world.player(characterId),
     forEachNear: (x, z, radius, visit) => world.grid.forEachNear(x, z, radius, visit),
-    dispatch: (player: OnlinePlayer, type, data) => world.dispatch(player.client, type, data),
+    dispatch: async (player: OnlinePlayer, type, data) => world.dispatch(player.client, type, data),
     markChanged: (player: OnlinePlayer) => world.markChanged(player),
     activityOf: (player: OnlinePlayer) => currentActivity(player),
     // Undefined while the skills load (the player is entering the world).
