@@ -34,4 +34,4 @@ EXPOSE 5555
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5555)+'/status').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The flags of package.json's start script (docs/operations.md, "Node flags"; test/readme.test.ts keeps them equal).
-CMD ["node", "--max-semi-space-size=64", "src/start.js"]
+CMD ["node", "--max-semi-space-size=64", "--experimental-async-context-frame", "src/start.js"]

@@ -35,7 +35,7 @@ const log = (line: string) => console.log(line);
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags'];
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');
@@ -343,7 +343,9 @@ function renderMarkdown(): string {
       'waking the bots: work that a server with remote clients does not do, and that the floor does too. Since 2026-11-25 the area of interest marks ' +
       'entities instead of hashing them (52-57 → 18-22 ms per tick), each change is found on its entity, and the server ' +
       'runs with a 64 MB young generation (docs/operations.md): the `revisions:jsonwalkers` section below has the ' +
-      'before/after.',
+      'before/after. Since a later change the same day, an event that finds nothing in line is handled in the socket\'s ' +
+      'own callback, without the two chains of promises it passed through, and `AsyncLocalStorage` runs without async ' +
+      'hooks (`--experimental-async-context-frame`): the section "Promises per event" below has the profile.',
     '- **The largest lever left is a product decision, not code:** a walker gets two writes a tick, its move\'s ' +
       '`player:path` acknowledgement (at once) and the tick\'s `world:update`. Sending the acknowledgement with the ' +
       'update, in the same write, as RuneScape does with every reply, was measured on 2026-11-27 (movement.ts sending ' +

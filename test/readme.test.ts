@@ -33,6 +33,11 @@ describe('README', () => {
     assert.ok(readme.includes(`node ${gameNodeFlags().join(' ')} src/start.js`), 'the README names the flags the image runs with');
   });
 
+  it('the test suite runs with the Node flags of npm start (the same AsyncLocalStorage as production)', () => {
+    const mocharc = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, '.mocharc.json'), 'utf8')) as { 'node-option'?: string[] };
+    assert.deepEqual((mocharc['node-option'] ?? []).map((option) => `--${option}`), gameNodeFlags());
+  });
+
   it('its configuration table is the one generated from src/config/variables.ts', () => {
     assert.ok(readme === withConfigTable(readme), 'README.md\'s configuration table differs from the declarations in src/config/variables.ts: run npm run docs:config');
   });

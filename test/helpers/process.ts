@@ -1,8 +1,8 @@
-/** Runs the real server as a child process (`node src/start.js`) for start-up, signal and crash tests. */
+/** Runs the real server as a child process (`node <npm start's flags> src/start.js`) for start-up, signal and crash tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../loadtest/lib/server-process.ts';
+import { freePort, gameNodeFlags } from '../../loadtest/lib/server-process.ts';
 
 export { freePort };
 
@@ -18,7 +18,7 @@ export interface ServerProcess {
 
 export async function spawnServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['src/start.js'], {
+  const child = spawn(process.execPath, [...gameNodeFlags(), 'src/start.js'], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
