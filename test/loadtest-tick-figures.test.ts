@@ -1,6 +1,6 @@
 /** The benchmark's tick figures are read back from the server's own histograms: check the round trip. */
 import assert from 'node:assert/strict';
-import { tickFigures } from '../loadtest/lib/tick-figures.ts';
+import { latenessText, tickFigures } from '../loadtest/lib/tick-figures.ts';
 import { GameMetrics } from '../src/observability/metrics.ts';
 
 describe('benchmark tick figures from the game_tick_* series', () => {
@@ -36,6 +36,25 @@ describe('benchmark tick figures from the game_tick_* series', () => {
     assert.equal(figures.bytesPerPlayerPerTick, null);
     assert.equal(figures.naiveSnapshotBytesPerPlayerTick, null);
     assert.equal(figures.bitpackedBoundBytesPerPlayerTick, null);
+    assert.equal(latenessText(figures), 'no ticks');
+    metrics.close();
+  });
+
+  it('says a lateness beyond the largest bucket in words (not "≤ Infinity ms"), also when read back from JSON', async () => {
+    const metrics = new GameMetrics({ playersOnline: () => 0, rooms: () => 0 });
+    const before = await metrics.registry.metrics();
+    for (let i = 0; i < 10; i++) {
+      metrics.tickPhases({
+        work: 0, interest: 0, encode: 0, send: 0, patch: 0, latenessSeconds: 3_600, jsonBytes: 0, jsonPlayers: 0,
+        sampledPlayers: 0, naiveSnapshotBytes: 0, bitpackedBoundBytes: 0,
+      });
+    }
+    const figures = tickFigures(before, await metrics.registry.metrics());
+    assert.equal(figures.latenessP99Ms, Infinity);
+    assert.equal(latenessText(figures), 'beyond the largest bucket');
+    // docs/benchmarks.json keeps Infinity as null; read back, it still says the same.
+    assert.equal(latenessText(JSON.parse(JSON.stringify(figures))), 'beyond the largest bucket');
+    assert.equal(latenessText({ ticks: 5, latenessP99Ms: 10 }), '≤ 10 ms');
     metrics.close();
   });
 });

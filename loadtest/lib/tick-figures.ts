@@ -39,6 +39,16 @@ function bucketP99(before: string, after: string, name: string): number | null {
   return Infinity;
 }
 
+/**
+ * A lateness p99 as the tables print it: the bucket's upper bound, or what stands in for one. Beyond the largest
+ * bucket is Infinity, which JSON (docs/benchmarks.json, read back by `--only`) keeps as null: with ticks, that is
+ * still beyond the largest bucket.
+ */
+export function latenessText({ ticks, latenessP99Ms }: Pick<TickFigures, 'ticks' | 'latenessP99Ms'>): string {
+  if (ticks === 0) return 'no ticks';
+  return latenessP99Ms === null || latenessP99Ms === Infinity ? 'beyond the largest bucket' : `≤ ${latenessP99Ms} ms`;
+}
+
 export function tickFigures(before: string, after: string): TickFigures {
   const ticks = delta(before, after, 'game_tick_phase_seconds_count{phase="work"}');
   const phaseMeanMs = Object.fromEntries(TICK_PHASES.map((phase) => [
