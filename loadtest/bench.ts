@@ -18,6 +18,7 @@ import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
 import { formatTradesUnderLoad, renderTradesUnderLoad, runTradesUnderLoad, type TradesUnderLoadFigures } from './trades-under-load.ts';
 import { readSection } from './lib/benchmarks-doc.ts';
+import { latenessText } from './lib/tick-figures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -234,7 +235,7 @@ function renderMarkdown(): string {
           const p = t.phaseMeanMs;
           const lagRatio = r.idleLagP99Ms ? round(r.eventLoopLagP99Ms / r.idleLagP99Ms, 1) : '–';
           return `| ${r.label} | ${r.cpuUsPerPlayerTick} µs | ${r.idleLagP99Ms} → ${r.eventLoopLagP99Ms} ms (${lagRatio} ×) | ` +
-            `${p.work} / ${p.interest} / ${p.encode} / ${p.send} / ${p.patch} | ≤ ${t.latenessP99Ms} ms | ${t.bytesPerPlayerPerTick ?? '–'} |`;
+            `${p.work} / ${p.interest} / ${p.encode} / ${p.send} / ${p.patch} | ${latenessText(t)} | ${t.bytesPerPlayerPerTick ?? '–'} |`;
         }),
         '',
         'Targets of issue #20 for /ws JSON clients: CPU per player per tick ≤ 90 µs; lag p99 under load ≤ 4 × idle; tick ' +
@@ -242,7 +243,7 @@ function renderMarkdown(): string {
         '',
         ...ticked.filter((r) => r.kind === 'json' && !r.updates && r.idleLagP99Ms).flatMap((r) => [
           `For ${r.label}: lag ${round(r.eventLoopLagP99Ms / r.idleLagP99Ms!, 1)} × idle (${verdict(r.eventLoopLagP99Ms <= 4 * r.idleLagP99Ms!)}), ` +
-            `tick lateness p99 ≤ ${r.tick!.latenessP99Ms} ms (${verdict(r.tick!.latenessP99Ms !== null && r.tick!.latenessP99Ms <= 15)})` +
+            `tick lateness p99 ${latenessText(r.tick!)} (${verdict(r.tick!.latenessP99Ms !== null && r.tick!.latenessP99Ms <= 15)})` +
             `${r.loadGeneratorLagP99Ms !== undefined ? `; the load generator's own loop lag p99 in the same window: ${r.loadGeneratorLagP99Ms} ms (its bots' latencies include it)` : ''}.`,
           '',
         ]),
@@ -330,9 +331,9 @@ function renderMarkdown(): string {
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The floor ' +
-      'spends most of its CPU in the kernel (its writes); the game spends about three quarters of its CPU in its own ' +
-      'code, and that user time alone is more than three times the whole floor (in the 09:39 run: game 249.3 µs = ' +
-      'kernel 51.7 + user 197.6; floor 39.6 µs = kernel 29.4 + user 10.2). No single part of the user time dominates. ' +
+      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (85 % in the 12:47 run) in its own ' +
+      'code, and that user time alone is more than three times the whole floor (in the 12:47 run: game 244.1 µs = ' +
+      'kernel 36 + user 208.1; floor 29.7 µs = kernel 16.2 + user 13.5). No single part of the user time dominates. ' +
       'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
       'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
@@ -345,7 +346,11 @@ function renderMarkdown(): string {
       'runs with a 64 MB young generation (docs/operations.md): the `revisions:jsonwalkers` section below has the ' +
       'before/after. Since a later change the same day, an event that finds nothing in line is handled in the socket\'s ' +
       'own callback, without the two chains of promises it passed through, and `AsyncLocalStorage` runs without async ' +
-      'hooks (`--experimental-async-context-frame`): the section "Promises per event" below has the profile.',
+      'hooks (`--experimental-async-context-frame`): the section "Promises per event" below has the profile. A ' +
+      'smaller grid cell for the area of interest (8, 6 or 12 tiles against 16, the radius) was tried and left out: ' +
+      'with 2,000 synthetic walkers seeing 85 each, every size took 17-36 ms a tick across four alternated rounds (a ' +
+      'loop over `InterestSet.update` in one process, not a repository command); the cost follows the entities an ' +
+      'observer sees, not the cells it scans.',
     '- **The largest lever left is a product decision, not code:** a walker gets two writes a tick, its move\'s ' +
       '`player:path` acknowledgement (at once) and the tick\'s `world:update`. Sending the acknowledgement with the ' +
       'update, in the same write, as RuneScape does with every reply, was measured on 2026-11-27 (movement.ts sending ' +
@@ -357,9 +362,9 @@ function renderMarkdown(): string {
       'floor is about 110 µs on that day). Gathering each event-loop turn\'s writes into one corked write per socket was ' +
       'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): the ' +
       'acknowledgement and the update leave at different moments, so a turn has nothing to merge.',
-    '- **Compact observers:** a compact frame costs the server more than a readable one (276.1 against 249.3 µs per ' +
-      'player per tick, encode 91 against 45 ms a tick, in the 09:39 walker run): per observer the moves are sorted and ' +
-      'packed and the changed fields grouped. `packedMoves` was made cheaper after that run (commit e8bb795: a ' +
+    '- **Compact observers:** a compact frame costs the server more than a readable one (284.4 against 244.1 µs per ' +
+      'player per tick, encode 112 against 61 ms a tick, in the 12:47 walker run): per observer the moves are sorted and ' +
+      'packed and the changed fields grouped. That run already has the cheaper `packedMoves` (commit e8bb795: a ' +
       'typed-array sort and a table of the short differences): 2,000 calls of 85 random codes took 37-44 ms before ' +
       'and 22-27 ms after (a loop over `packedMoves` in one process, five rounds each, not a repository command; the ' +
       'output is the same, which the exact-string tests pin).',
@@ -369,8 +374,10 @@ function renderMarkdown(): string {
       'On the slower machine the server needs 0.83 cores for the walkers and the bots as much again, so the two cores ' +
       'are full, and the loop, probe and lateness figures, met on the faster machine (lag 3.3 × idle, /health p99 ' +
       '34.6 ms, lateness ≤ 10 ms), are missed by far (30 × idle, 505 ms, ≤ 1,200 ms). Without the probe processes the ' +
-      'same machine gave lag p99 55-352 ms in thirteen single runs. Compare ratios to the same run\'s baselines, not figures ' +
-      'across runs.',
+      'same machine gave lag p99 55-352 ms in thirteen single runs. The machine of the 12:47 run (an Intel Xeon; the ' +
+      'two before were AMD EPYC) writes to sockets more cheaply (floor 29.7 µs, of which kernel 16.2) but runs the ' +
+      'game\'s JavaScript no faster (user 208.1 µs, with the changes of the section "Promises per event" in), so the ' +
+      'ratio is 8.2 × there. Compare ratios to the same run\'s baselines, not figures across runs.',
     '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts). ' +
       'What still holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms), young-generation ' +
       'scavenges (every 80-250 ms, up to 17-33 ms each in `--trace-gc` under this load) and the moves that arrive together. ' +
