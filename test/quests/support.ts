@@ -5,8 +5,11 @@ import { anonymousAccount, createCharacterRow, jsonPlayer } from '../helpers/pla
 import type { TestServer } from '../helpers/server.ts';
 import type { JsonWsClient, WsEvent } from '../helpers/ws-client.ts';
 
-/** Beside Old Tamsin (spawns.json npcs[5] at 110, 146; she may wander 2 tiles). */
-export const AT_TAMSIN = { x: 110, z: 145 };
+/**
+ * On Old Tamsin's spawn tile (spawns.json npcs[5] at 110, 146). She wanders up to 2 tiles from it and talking needs
+ * REACH (2), so only from there is she always in reach: a tile beside it was 3 away once she had wandered.
+ */
+export const AT_TAMSIN = { x: 110, z: 146 };
 export const TAMSIN = 'npc-5';
 /** Beside Dunstan (npcs[2] at 90, 113). */
 export const AT_DUNSTAN = { x: 90, z: 112 };
