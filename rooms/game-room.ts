@@ -114,12 +114,13 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
       this.sendError(client, new GameError('INVALID_PAYLOAD', `Invalid ${type} payload${where}: ${issue?.message ?? 'invalid'}`, sentTradeId(registration.refusal, data)), type, registration.refusal);
       return;
     }
-    const refuse = (error: unknown) => this.refuseFailure(client, error, type, registration.refusal);
+    let handled: void | Promise<void>;
     try {
-      return registration.handler(client, parsed.data)?.catch(refuse);
+      handled = registration.handler(client, parsed.data);
     } catch (error) {
-      refuse(error);
+      return this.refuseFailure(client, error, type, registration.refusal);
     }
+    return handled?.catch((error: unknown) => this.refuseFailure(client, error, type, registration.refusal));
   }
 
   /** A handler's failure: a GameError is the sender's refusal; anything else is logged and refused as internal. */

@@ -261,15 +261,19 @@ export class JsonConnection implements JsonChannel {
     const parsed = parseEnvelope(text);
     if (!parsed.ok) return this.sendError(parsed.code, parsed.message);
     const { type, data: payload } = parsed.envelope;
-    const refuse = (error: unknown) => {
-      const coded = this.services.toCodedError(error);
-      this.sendError(coded.code, coded.message, type);
-    };
+    let routed: void | Promise<void>;
     try {
-      return this.route(type, payload)?.catch(refuse);
+      routed = this.route(type, payload);
     } catch (error) {
-      refuse(error);
+      return this.refuse(error, type);
     }
+    return routed?.catch((error: unknown) => this.refuse(error, type));
+  }
+
+  /** An event's failure, answered as its coded error. */
+  private refuse(error: unknown, event: string): void {
+    const coded = this.services.toCodedError(error);
+    this.sendError(coded.code, coded.message, event);
   }
 
   /**
