@@ -22,6 +22,7 @@ import { findWorld, pickWorld, requestedWorld, reserveWorldSeat } from '../../ro
 import type { ProcessLocation } from '../cluster/cluster.ts';
 import { HandoverFailure, RELAY_MOVE_EVENT, WorldHandover } from './world-handover.ts';
 import { SerialInbox } from '../serial-inbox.ts';
+import type { SlicedQueue } from '../sliced-queue.ts';
 
 export type { VerifiedIdentity } from '../auth/verified-identity.ts';
 
@@ -66,6 +67,8 @@ export interface ConnectionServices {
   createMessageLimiter(): MessageAdmission;
   /** Turns any thrown value into a coded error for the client. */
   toCodedError(error: unknown): CodedError;
+  /** Where every connection's frames wait their turn: one queue per process, run in time slices. */
+  inbound: SlicedQueue;
   /** Counts one event sent to the client (metrics; must not allocate). */
   countOutbound?(type: string): void;
   /** Scale-out: finding the process of a world that runs elsewhere (the connection is handed over to it). */
@@ -280,13 +283,14 @@ export class JsonConnection implements JsonChannel {
    * The connection's frames are handled one at a time, in the order they arrived: a frame waits until the one
    * before it has taken effect (authenticated, entered the world, been handled by the room). Only this
    * connection waits; the world and other connections go on. Once the socket is closing or closed, the frames
-   * still waiting are dropped (the room's leave or reconnection logic takes over).
+   * still waiting are dropped (the room's leave or reconnection logic takes over). Frames go through the
+   * process' inbound slices first (src/sliced-queue.ts), so a burst read at once does not hold the event loop.
    */
   private enqueue(task: () => void | Promise<void>): void {
-    void this.inbox.run(() => {
+    this.services.inbound.push(() => void this.inbox.run(() => {
       if (!this.alive || this.socket.readyState !== WebSocket.OPEN) return;
       return task();
-    });
+    }));
   }
 
   /** Routes one event; returns a promise only when it awaits (a join in progress, a handler that awaits, a hop). */

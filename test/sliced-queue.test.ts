@@ -1,0 +1,101 @@
+/** SlicedQueue: tasks in the order given, run in later turns, in slices that stop once their time is up. */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SlicedQueue } from '../src/sliced-queue.ts';
+
+/** A queue on a clock the test moves, whose next slice runs when the test says. */
+function manualQueue(checkEvery = 1) {
+  let clock = 0;
+  const pending: Array<() => void> = [];
+  const errors: unknown[] = [];
+  const queue = new SlicedQueue({
+    sliceMs: 4, checkEvery, onError: (error) => errors.push(error), now: () => clock, defer: (next) => void pending.push(next),
+  });
+  return {
+    queue, errors,
+    advance: (ms: number) => (clock += ms),
+    /** Runs the slice scheduled last; false when none was. */
+    runSlice: () => {
+      const next = pending.shift();
+      next?.();
+      return next !== undefined;
+    },
+    scheduled: () => pending.length,
+  };
+}
+
+describe('SlicedQueue', () => {
+  it('runs nothing in the turn a task is given, then every task in the order given', () => {
+    const { queue, runSlice, scheduled } = manualQueue();
+    const order: number[] = [];
+    for (let i = 0; i < 5; i++) queue.push(() => void order.push(i));
+    assert.deepEqual(order, []);
+    assert.equal(scheduled(), 1, 'one slice is scheduled however many tasks wait');
+    assert.equal(queue.length, 5);
+    assert.ok(runSlice());
+    assert.deepEqual(order, [0, 1, 2, 3, 4]);
+    assert.equal(queue.length, 0);
+    assert.equal(scheduled(), 0);
+  });
+
+  it('stops a slice once its time is up and goes on in the next, keeping the order', () => {
+    const { queue, runSlice, scheduled, advance } = manualQueue();
+    const order: number[] = [];
+    // Each task takes 3 ms: a 4 ms slice runs two (the clock is read before each task but the first).
+    for (let i = 0; i < 5; i++) queue.push(() => { order.push(i); advance(3); });
+    runSlice();
+    assert.deepEqual(order, [0, 1]);
+    assert.equal(scheduled(), 1);
+    runSlice();
+    assert.deepEqual(order, [0, 1, 2, 3]);
+    runSlice();
+    assert.deepEqual(order, [0, 1, 2, 3, 4]);
+    assert.equal(scheduled(), 0);
+  });
+
+  it('reads the clock only every checkEvery tasks', () => {
+    const { queue, runSlice, advance } = manualQueue(3);
+    const order: number[] = [];
+    for (let i = 0; i < 7; i++) queue.push(() => { order.push(i); advance(10); });
+    runSlice();
+    assert.deepEqual(order, [0, 1, 2], 'the first check comes after three tasks, however long they took');
+    runSlice();
+    assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
+  });
+
+  it('reports a task that throws and runs the tasks after it', () => {
+    const { queue, runSlice, errors } = manualQueue();
+    const order: string[] = [];
+    queue.push(() => void order.push('a'));
+    queue.push(() => { throw new Error('boom'); });
+    queue.push(() => void order.push('c'));
+    runSlice();
+    assert.deepEqual(order, ['a', 'c']);
+    assert.equal((errors[0] as Error).message, 'boom');
+  });
+
+  it('runs a task given by a running task after the ones already waiting', () => {
+    const { queue, runSlice, scheduled } = manualQueue();
+    const order: string[] = [];
+    queue.push(() => { order.push('first'); queue.push(() => void order.push('given by first')); });
+    queue.push(() => void order.push('second'));
+    runSlice();
+    assert.deepEqual(order, ['first', 'second', 'given by first']);
+    assert.equal(scheduled(), 0);
+    queue.push(() => void order.push('later'));
+    assert.equal(scheduled(), 1, 'an emptied queue schedules a slice again');
+  });
+
+  it('lets a due timer run between the slices of a burst on the real event loop', async () => {
+    const queue = new SlicedQueue({ sliceMs: 4, checkEvery: 1, onError: (error) => assert.fail(String(error)) });
+    const order: string[] = [];
+    const busy = (ms: number) => { const until = performance.now() + ms; while (performance.now() < until); };
+    setTimeout(() => order.push('timer'), 0);
+    // 40 tasks of 1 ms: run in one go they would hold the timer back for 40 ms.
+    for (let i = 0; i < 40; i++) queue.push(() => { busy(1); order.push('task'); });
+    await sleep(200);
+    assert.equal(order.filter((entry) => entry === 'task').length, 40);
+    const timerAt = order.indexOf('timer');
+    assert.ok(timerAt >= 0 && timerAt < 10, `the timer ran after ${timerAt} tasks`);
+  });
+});
