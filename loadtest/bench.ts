@@ -36,7 +36,7 @@ const log = (line: string) => console.log(line);
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises'];
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');
@@ -331,9 +331,9 @@ function renderMarkdown(): string {
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The floor ' +
-      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (85 % in the 12:47 run) in its own ' +
-      'code, and that user time alone is more than three times the whole floor (in the 12:47 run: game 244.1 µs = ' +
-      'kernel 36 + user 208.1; floor 29.7 µs = kernel 16.2 + user 13.5). No single part of the user time dominates. ' +
+      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (78 % in the 15:31 run) in its own ' +
+      'code, and that user time alone is more than four times the whole floor (in the 15:31 run: game 163.1 µs = ' +
+      'kernel 36.2 + user 126.9; floor 26.2 µs = kernel 15.6 + user 10.6). No single part of the user time dominates. ' +
       'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
       'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
@@ -362,8 +362,8 @@ function renderMarkdown(): string {
       'floor is about 110 µs on that day). Gathering each event-loop turn\'s writes into one corked write per socket was ' +
       'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): the ' +
       'acknowledgement and the update leave at different moments, so a turn has nothing to merge.',
-    '- **Compact observers:** a compact frame costs the server more than a readable one (284.4 against 244.1 µs per ' +
-      'player per tick, encode 112 against 61 ms a tick, in the 12:47 walker run): per observer the moves are sorted and ' +
+    '- **Compact observers:** a compact frame costs the server more than a readable one (218.8 against 163.1 µs per ' +
+      'player per tick, encode 64 against 25.8 ms a tick, in the 15:31 walker run): per observer the moves are sorted and ' +
       'packed and the changed fields grouped. That run already has the cheaper `packedMoves` (commit e8bb795: a ' +
       'typed-array sort and a table of the short differences): 2,000 calls of 85 random codes took 37-44 ms before ' +
       'and 22-27 ms after (a loop over `packedMoves` in one process, five rounds each, not a repository command; the ' +
@@ -378,9 +378,12 @@ function renderMarkdown(): string {
       'two before were AMD EPYC) writes to sockets more cheaply (floor 29.7 µs, of which kernel 16.2) but runs the ' +
       'game\'s JavaScript no faster (user 208.1 µs, with the changes of the section "Promises per event" in), so the ' +
       'ratio is 8.2 × there. Compare ratios to the same run\'s baselines, not figures across runs.',
-    '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts). ' +
-      'What still holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms), young-generation ' +
-      'scavenges (every 80-250 ms, up to 17-33 ms each in `--trace-gc` under this load) and the moves that arrive together. ' +
+    '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts), and ' +
+      'since the 15:31 run the handling of /ws frames does too (src/sliced-queue.ts; the section "/ws frames in 4 ms ' +
+      'slices" below has the alternated runs: lag p99 median 98.5 → 64.2 ms, /health p99 139.7 → 78.7 ms). What still ' +
+      'holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms) and ' +
+      'young-generation scavenges (52 in 18 s of one run\'s window, 14.9 ms each on average and up to 30.6 ms, in ' +
+      '`--trace-gc` on the machine of the 15:31 run; about 45 MB of young objects die between two of them). ' +
       'A 60-80 ms stall every 5 s was found and removed on 2026-11-27: the live-session sweep read 2,000 accounts in one ' +
       'query on the embedded database, which runs on the server\'s thread; it now reads 200 per query. The bare /health ' +
       'row above is what the same probe sees from a server that answers at once on this busy machine.',
