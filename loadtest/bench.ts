@@ -36,7 +36,7 @@ const log = (line: string) => console.log(line);
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound'];
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound', 'allocation'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');

@@ -7,6 +7,7 @@ import type { WorldRoom } from '../rooms/WorldRoom.ts';
 import { json } from './helpers/http.ts';
 import { anonymousAccount, createCharacterRow, jsonPlayer, sdkPlayer, type TestAccount } from './helpers/players.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { findNulCharacter } from '../src/nul-characters.ts';
 import { JsonWsClient } from './helpers/ws-client.ts';
 
 const NUL = '\u0000';
@@ -142,5 +143,20 @@ describe('NUL characters are refused at every edge, never a server fault @db', f
     await ws.next('world:update');
     await room.leave();
     ws.close();
+  });
+});
+
+describe('findNulCharacter', () => {
+  it('names where the first NUL is: the value itself, a nested field, an array item or a key', () => {
+    assert.equal(findNulCharacter(`a${NUL}`), '');
+    assert.equal(findNulCharacter({ a: { b: [1, 'x', `y${NUL}`] } }), 'a.b.2');
+    assert.equal(findNulCharacter({ first: 'ok', second: { [`k${NUL}`]: 1 } }), 'second.k\\u0000');
+    assert.equal(findNulCharacter([{ fine: 'x' }, { name: `A${NUL}` }]), '1.name');
+  });
+
+  it('finds none in values without one (numbers, booleans, null, empty containers, plain strings)', () => {
+    for (const value of [1, true, null, undefined, '', 'text', [], {}, { x: 3, z: 4 }, { path: [{ x: 1 }], run: false }]) {
+      assert.equal(findNulCharacter(value), undefined, JSON.stringify(value));
+    }
   });
 });

@@ -80,6 +80,8 @@ export class InterestSync {
   private readonly sdkSinks = new WeakMap<Client, UpdateSink>();
   /** Frames for /ws clients that go with their next world:update, in the same socket write. */
   private readonly outboxes = new WeakMap<Client, TextFrame[]>();
+  /** The pieces of the JSON frame being built (worldUpdate). */
+  private readonly frameParts: string[] = [];
   private tickStartedAt = Date.now();
   private sampleCountdown = SAMPLE_EVERY;
   /** This tick's costs so far (reset by beginTick; read once the tick's deliveries are done). */
@@ -198,11 +200,32 @@ export class InterestSync {
     return change.json;
   }
 
+  /**
+   * The frame's text joined once from its pieces, so it is built flat: concatenated pieces make a rope that the
+   * socket write copies flat again, a second copy of every frame for the garbage collector. `frameParts` is reused
+   * (written by index, so it keeps its capacity from frame to frame).
+   */
   private worldUpdate(tick: number, diff: InterestDiff, changed: TrackedEntity[]): string {
-    const added = diff.added.map((e) => this.snapshotJson(e)).join(',');
-    const deltas = changed.map((e) => this.deltaJson(e)).join(',');
-    const removed = diff.removed.map((e) => `{"kind":"${e.kind}","id":${JSON.stringify(e.id)}}`).join(',');
-    return `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt},"added":[${added}],"changed":[${deltas}],"removed":[${removed}]}}`;
+    const parts = this.frameParts;
+    let n = 0;
+    parts[n++] = `{"type":"world:update","data":{"tick":${tick},"sentAt":${this.tickStartedAt},"added":[`;
+    for (let i = 0; i < diff.added.length; i++) {
+      if (i > 0) parts[n++] = ',';
+      parts[n++] = this.snapshotJson(diff.added[i]);
+    }
+    parts[n++] = '],"changed":[';
+    for (let i = 0; i < changed.length; i++) {
+      if (i > 0) parts[n++] = ',';
+      parts[n++] = this.deltaJson(changed[i]);
+    }
+    parts[n++] = '],"removed":[';
+    for (let i = 0; i < diff.removed.length; i++) {
+      const entity = diff.removed[i];
+      parts[n++] = `${i > 0 ? ',' : ''}{"kind":"${entity.kind}","id":${JSON.stringify(entity.id)}}`;
+    }
+    parts[n++] = ']}}';
+    parts.length = n;
+    return parts.join('');
   }
 
   private handleOf(entity: TrackedEntity): number {

@@ -29,6 +29,7 @@ export interface TrackedEntity {
   delta(): Record<string, unknown>;
 }
 
+/** What an InterestSet.update found; valid until that set's next update (its arrays are reused). */
 export interface InterestDiff {
   added: TrackedEntity[];
   changed: TrackedEntity[];
@@ -108,13 +109,14 @@ let lastMark = 0;
 /** What one observer (a player's connection) currently sees. */
 export class InterestSet {
   visible: TrackedEntity[] = [];
-  /** Reused between updates (swapped with `visible`) so a tick allocates no arrays but the difference's. */
+  /** Reused between updates (swapped with `visible`), like the difference's arrays: a tick allocates no arrays. */
   private next: TrackedEntity[] = [];
+  private readonly diff: InterestDiff = { added: [], changed: [], removed: [] };
 
   /**
-   * Recomputes the visible set around (x, z) and returns the difference since the last call; `changed` holds the
-   * visible entities that changed this tick (those carrying a `tickChange`). An entity comes into view within
-   * `radius` and leaves it beyond `radius + INTEREST_HYSTERESIS`.
+   * Recomputes the visible set around (x, z) and returns the difference since the last call, in arrays the next
+   * call reuses; `changed` holds the visible entities that changed this tick (those carrying a `tickChange`). An
+   * entity comes into view within `radius` and leaves it beyond `radius + INTEREST_HYSTERESIS`.
    *
    * The entities seen before are marked `seen`; the scan re-marks those it finds again `kept`. This is the hot loop
    * of a crowded world (every observer, every nearby entity, every tick), so it reads plain fields, not sets.
@@ -124,9 +126,13 @@ export class InterestSet {
     const kept = ++lastMark;
     const before = this.visible;
     for (let i = 0; i < before.length; i++) before[i].interestMark = seen;
+    // Written by index and cut to length at the end: `length = 0` would drop the arrays' storage every update.
     const next = this.next;
-    next.length = 0;
-    const diff: InterestDiff = { added: [], changed: [], removed: [] };
+    const { added, changed, removed } = this.diff;
+    let nextCount = 0;
+    let addedCount = 0;
+    let changedCount = 0;
+    let removedCount = 0;
     const outer = radius + INTEREST_HYSTERESIS;
     const cells = grid.cellsNear(x, z, outer);
     for (let c = 0; c < cells.length; c++) {
@@ -137,17 +143,21 @@ export class InterestSet {
         const wasSeen = entity.interestMark === seen;
         if (!wasSeen && (dx > radius || dz > radius)) continue;
         if (entity.visibleTo && !entity.visibleTo(observerId)) continue;
-        next.push(entity);
+        next[nextCount++] = entity;
         if (wasSeen) {
           entity.interestMark = kept;
-          if (entity.tickChange !== undefined) diff.changed.push(entity);
-        } else diff.added.push(entity);
+          if (entity.tickChange !== undefined) changed[changedCount++] = entity;
+        } else added[addedCount++] = entity;
       }
     }
-    for (let i = 0; i < before.length; i++) if (before[i].interestMark === seen) diff.removed.push(before[i]);
+    for (let i = 0; i < before.length; i++) if (before[i].interestMark === seen) removed[removedCount++] = before[i];
+    next.length = nextCount;
+    added.length = addedCount;
+    changed.length = changedCount;
+    removed.length = removedCount;
     this.next = before;
     this.visible = next;
-    return diff;
+    return this.diff;
   }
 
   /** Everything currently visible leaves (the observer is going away). */
