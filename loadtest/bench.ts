@@ -331,9 +331,13 @@ function renderMarkdown(): string {
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The floor ' +
-      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (78 % in the 15:31 run) in its own ' +
-      'code, and that user time alone is more than four times the whole floor (in the 15:31 run: game 163.1 µs = ' +
-      'kernel 36.2 + user 126.9; floor 26.2 µs = kernel 15.6 + user 10.6). No single part of the user time dominates. ' +
+      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (81 % in the 15:58 run) in its own ' +
+      'code, and that user time alone is several times the whole floor (in the 15:58 run: game 227.2 µs = ' +
+      'kernel 43.6 + user 183.6; floor 24.3 µs = kernel 13.3 + user 11). Single runs spread widely on this machine: the ' +
+      'same revision gave 172.5 µs (lag p99 64.1 ms, /health p99 95.5 ms) in one JSON walker run with probes straight ' +
+      'after the 15:58 run (through `runWalkers`, not a repository command), and the 15:31 run, before the change of ' +
+      'the section "Fewer young objects per tick", gave 163.1 µs against a 26.2 µs floor; the alternated pairs of the ' +
+      'sections below carry the comparisons. No single part of the user time dominates. ' +
       'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
       'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
@@ -362,8 +366,10 @@ function renderMarkdown(): string {
       'floor is about 110 µs on that day). Gathering each event-loop turn\'s writes into one corked write per socket was ' +
       'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): the ' +
       'acknowledgement and the update leave at different moments, so a turn has nothing to merge.',
-    '- **Compact observers:** a compact frame costs the server more than a readable one (218.8 against 163.1 µs per ' +
-      'player per tick, encode 64 against 25.8 ms a tick, in the 15:31 walker run): per observer the moves are sorted and ' +
+    '- **Compact observers:** a compact frame takes longer to build than a readable one (encode 51.6 against 46 ms a ' +
+      'tick in the 15:58 run, 64 against 25.8 ms in the 15:31 run), though it writes a tenth of the bytes; the runs\' ' +
+      'whole CPU per player crossed over between the two (178 against 227.2 µs at 15:58, 218.8 against 163.1 µs at ' +
+      '15:31), within the spread of single runs. Per observer the moves are sorted and ' +
       'packed and the changed fields grouped. That run already has the cheaper `packedMoves` (commit e8bb795: a ' +
       'typed-array sort and a table of the short differences): 2,000 calls of 85 random codes took 37-44 ms before ' +
       'and 22-27 ms after (a loop over `packedMoves` in one process, five rounds each, not a repository command; the ' +
