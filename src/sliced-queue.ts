@@ -14,6 +14,9 @@ export interface SlicedQueueOptions {
   defer?: (next: () => void) => void;
 }
 
+/** Slots of tasks already run that a queue which has not emptied keeps before it lets them go. */
+const COMPACT_AFTER = 1024;
+
 export class SlicedQueue {
   private tasks: Array<(() => void) | undefined> = [];
   private head = 0;
@@ -31,6 +34,11 @@ export class SlicedQueue {
   /** Tasks given and not run yet. */
   get length(): number {
     return this.tasks.length - this.head;
+  }
+
+  /** Slots the queue holds, run or not (at most COMPACT_AFTER more than `length` once a slice has ended). */
+  get slots(): number {
+    return this.tasks.length;
   }
 
   /** Runs `task` in a later slice, after every task given before it. */
@@ -58,6 +66,11 @@ export class SlicedQueue {
       }
     }
     if (this.head < this.tasks.length) {
+      // A queue that never empties (a steady stream above what one slice runs) drops the slots already run.
+      if (this.head >= COMPACT_AFTER) {
+        this.tasks.splice(0, this.head);
+        this.head = 0;
+      }
       this.defer(this.slice);
       return;
     }

@@ -86,6 +86,28 @@ describe('SlicedQueue', () => {
     assert.equal(scheduled(), 1, 'an emptied queue schedules a slice again');
   });
 
+  it('keeps its storage bounded under a stream that never lets it empty, and loses nothing', () => {
+    const { queue, runSlice, advance } = manualQueue();
+    const ran: number[] = [];
+    let given = 0;
+    // Every slice runs two tasks (3 ms each in a 4 ms slice) while three more arrive: the queue never empties.
+    const give = (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const n = given++;
+        queue.push(() => { ran.push(n); advance(3); });
+      }
+    };
+    give(3);
+    for (let round = 0; round < 3_000; round++) {
+      runSlice();
+      give(3);
+      assert.ok(queue.slots <= queue.length + 1_024, `round ${round}: ${queue.slots} slots for ${queue.length} waiting`);
+    }
+    while (runSlice());
+    assert.equal(ran.length, given);
+    assert.ok(ran.every((n, i) => n === i), 'every task ran once, in the order given');
+  });
+
   it('lets a due timer run between the slices of a burst on the real event loop', async () => {
     const queue = new SlicedQueue({ sliceMs: 4, checkEvery: 1, onError: (error) => assert.fail(String(error)) });
     const order: string[] = [];
