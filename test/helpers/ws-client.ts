@@ -22,7 +22,10 @@ export class JsonWsClient {
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
-    socket.on('message', (raw) => {
+    socket.on('message', (raw, isBinary) => {
+      // docs/protocol.md: every server frame is JSON text (a browser would get a Blob for a binary one). Thrown here,
+      // it fails the test that is running.
+      if (isBinary) throw new Error(`the server sent a binary frame: ${raw.toString().slice(0, 80)}`);
       const event = JSON.parse(raw.toString()) as WsEvent;
       this.events.push(event);
       this.waiters = this.waiters.filter((w) => {
