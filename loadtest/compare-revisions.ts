@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/server-process.ts';
-import { round } from './lib/stats.ts';
+import { median, round } from './lib/stats.ts';
 import type { WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
 import { sectionMarkers, writeSection } from './lib/benchmarks-doc.ts';
@@ -98,11 +98,6 @@ function measure(revision: Revision): Figures {
   }
   return figures;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const base = checkout('base', values.base);
 const head = checkout('head', values.head);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpLoad } from '../loadtest/lib/http-load.ts';
-import { Samples } from '../loadtest/lib/stats.ts';
+import { median, Samples } from '../loadtest/lib/stats.ts';
 
 describe('load-test latency samples (HDR histogram)', () => {
   it('gives percentiles within the histogram\'s 3 significant figures, in milliseconds', () => {
@@ -20,6 +20,14 @@ describe('load-test latency samples (HDR histogram)', () => {
       assert.ok(Math.abs(samples.p(pct) - expected) <= expected * 0.001, `p${pct} = ${samples.p(pct)}, expected ${expected}`);
     }
     assert.ok(Math.abs(samples.p(50) - 500) < 1);
+  });
+
+  it('takes the median of an odd and an even count without reordering the input', () => {
+    const values = [227.2, 134.6, 172.5];
+    assert.equal(median(values), 172.5);
+    assert.deepEqual(values, [227.2, 134.6, 172.5]);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.ok(Number.isNaN(median([])));
   });
 
   it('keeps sub-millisecond resolution, clamps what it cannot hold, and resets', () => {

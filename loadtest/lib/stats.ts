@@ -10,6 +10,13 @@ export function round(value: number, digits = 1): number {
   return Math.round(value * factor) / factor;
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** Recorded in microseconds, 3 significant figures, from 1 µs up to one hour. */
 const HIGHEST_MICROS = 3_600_000_000;
 
