@@ -376,14 +376,21 @@ function renderMarkdown(): string {
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The floor ' +
-      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (81 % in the 15:58 run) in its own ' +
-      'code, and that user time alone is several times the whole floor (in the 15:58 run: game 227.2 µs = ' +
-      'kernel 43.6 + user 183.6; floor 24.3 µs = kernel 13.3 + user 11). Single runs spread widely on this machine: the ' +
-      'same revision gave 172.5 µs (lag p99 64.1 ms, /health p99 95.5 ms) in one JSON walker run with probes straight ' +
-      'after the 15:58 run (through `runWalkers`, not a repository command), and the 15:31 run, before the change of ' +
-      'the section "Fewer young objects per tick", gave 163.1 µs against a 26.2 µs floor; the alternated pairs of the ' +
-      'sections below carry the comparisons. No single part of the user time dominates. ' +
-      'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
+      'spends most of its CPU in the kernel (its writes); the game spends most of its CPU (76 % in the 18:19 run) in its ' +
+      'own code, and that user time alone is several times the whole floor (in the 18:19 run: game 136.8 µs = kernel ' +
+      '32.5 + user 104.3; floor 25.3 µs = kernel 19 + user 6.3). Single runs spread widely on this machine: the three ' +
+      'pairs of the 18:19 run gave 135.1-161.6 µs, and nine runs of the same revision through `runWalkers` in the half ' +
+      'hour before it 103.2-141.4 µs, median 110.8 (not a repository command); the 15:58 run of the same code, on an earlier session\'s machine, gave 227.2 µs; ' +
+      'the alternated pairs of the sections below carry the comparisons. No single part of the user time dominates. ' +
+      'A V8 CPU profile of a JSON walker run on 2026-11-27 (`BENCH_CPU_PROF=<dir>`, a run of 122.8 µs, the profile cut ' +
+      'to 17 s of the measured window) puts, per player per tick of the server thread\'s time: 35.8 µs inside socket ' +
+      'writes (18.7 µs for the 120-byte `player:path` acknowledgements, 15.6 µs for the 6 KB `world:update` frames, ' +
+      'the text encoded inside the write), 22.6 µs in the area of interest and the frame\'s assembly, 8.6 µs in the ' +
+      'room\'s handlers, 6.5 µs in Node\'s stream internals, 4.5 µs in the /ws transport, 3.7 µs in ws, 3.4 µs in ' +
+      'Colyseus, 4.1 µs in garbage collection on the thread, 1.8 µs in zod and about 3.5 µs in the database (autosave). ' +
+      'An acknowledgement is written alone and wakes the bots\' process, while the updates leave in bursts, so the small ' +
+      'write costs more than the large one. ' +
+            'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
       'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
       '2.1 %, path-finding 2.0 %, encoding and sending the acknowledgement 5.8 %), 8.7 % in the ws receive path and ' +
@@ -409,8 +416,16 @@ function renderMarkdown(): string {
       '40-86 ms against 65-147 ms, but move→ack p99 581-597 ms against 119-291 ms. That misses the move→ack ≤ 100 ms ' +
       'target above, so the acknowledgement stays immediate; even with it, the CPU target would be missed (≤ 3 × the ' +
       'floor is about 110 µs on that day). Gathering each event-loop turn\'s writes into one corked write per socket was ' +
-      'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27): the ' +
-      'acknowledgement and the update leave at different moments, so a turn has nothing to merge.',
+      'tried and left out (178 against 177 µs, one JSON walker run each with `BENCH_CPU_PROF`, 2026-11-27; again later ' +
+      'that day in three alternated pairs through `runWalkers`: 110.8, 117.8 and 103.2 µs before against 111.4, 95.4 ' +
+      'and 109.4 µs with the writes gathered): the acknowledgement and the update leave at different moments, so a ' +
+      'turn has nothing to merge. Two cheaper frame assemblies were tried the same way and left out: building each ' +
+      'JSON `world:update` as UTF-8 bytes from pieces encoded once a tick (`Buffer.concat` per observer, sent as a ' +
+      'text frame) instead of one joined string, 113.6, 104.6 and 110 µs before against 103.6, 117.4 and 112.2 µs, ' +
+      'the encode phase up from 21-25 to 30-32 ms a tick (an 8 KB buffer and a copy per piece for each observer) ' +
+      'while the send phase fell by 2-4 ms; and each delta cached with its comma (half the pieces to join), encode ' +
+      '27.3, 33.4 and 22.7 against 24.2, 21.2 and 24 ms a tick, 112.5, 141.4 and 110 against 113.8, 125.4 and 115.8 µs: ' +
+      'within the spread.',
     '- **Compact observers:** a compact frame takes longer to build than a readable one (encode 51.6 against 46 ms a ' +
       'tick in the 15:58 run, 64 against 25.8 ms in the 15:31 run), though it writes a tenth of the bytes; the runs\' ' +
       'whole CPU per player crossed over between the two (178 against 227.2 µs at 15:58, 218.8 against 163.1 µs at ' +
@@ -429,7 +444,9 @@ function renderMarkdown(): string {
       'two before were AMD EPYC) writes to sockets more cheaply (floor 29.7 µs, of which kernel 16.2) but runs the ' +
       'game\'s JavaScript no faster (user 208.1 µs, with the changes of the section "Promises per event" in), so the ' +
       'ratio is 8.2 × there. Compare ratios to the same run\'s baselines, not figures across runs.',
-    '- **/ws JSON walkers (loop, probes):** the delivery yields every 4 ms of work (rooms/world/delivery-slices.ts), and ' +
+    '- **/ws JSON walkers (loop, probes):** met in the 18:19 run (lag p99 2.8 × idle, /health p99 29.9 ms, /status ' +
+      '21.8 ms, lateness ≤ 10 ms), missed in the 15:58 run on an earlier session\'s machine (7.4 × idle, 142.9 ms, ≤ 100 ms). ' +
+      'The delivery yields every 4 ms of work (rooms/world/delivery-slices.ts), and ' +
       'since the 15:31 run the handling of /ws frames does too (src/sliced-queue.ts; the section "/ws frames in 4 ms ' +
       'slices" below has the alternated runs: lag p99 median 98.5 → 64.2 ms, /health p99 139.7 → 78.7 ms). What still ' +
       'holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms) and ' +
