@@ -35,7 +35,6 @@ const log = (line: string) => console.log(line);
 /** The trade bench's figures; those added later are optional, since `--only` may keep an older run's. */
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
-/** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
 /**
  * Pairs of a /ws JSON walker run and a floor run after the main walker runs. This machine is shared and single runs
  * of one revision spread by ±25 % or more, so the CPU target is judged on the pairs' medians, not on one run.
@@ -49,6 +48,7 @@ interface CpuPair {
   ratio: number;
 }
 
+/** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
 const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound', 'allocation'];
 
 function keptSections(): string {
@@ -390,7 +390,7 @@ function renderMarkdown(): string {
       'Colyseus, 4.1 µs in garbage collection on the thread, 1.8 µs in zod and about 3.5 µs in the database (autosave). ' +
       'An acknowledgement is written alone and wakes the bots\' process, while the updates leave in bursts, so the small ' +
       'write costs more than the large one. ' +
-            'A V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
+      'An earlier V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
       'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
       '2.1 %, path-finding 2.0 %, encoding and sending the acknowledgement 5.8 %), 8.7 % in the ws receive path and ' +
