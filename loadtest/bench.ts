@@ -423,7 +423,7 @@ function renderMarkdown(): string {
       'JSON `world:update` as UTF-8 bytes from pieces encoded once a tick (`Buffer.concat` per observer, sent as a ' +
       'text frame) instead of one joined string, 113.6, 104.6 and 110 µs before against 103.6, 117.4 and 112.2 µs, ' +
       'the encode phase up from 21-25 to 30-32 ms a tick (an 8 KB buffer and a copy per piece for each observer) ' +
-      'while the send phase fell by 2-4 ms; and each delta cached with its comma (half the pieces to join), encode ' +
+      'while the send phase fell by 0.7-4.8 ms; and each delta cached with its comma (half the pieces to join), encode ' +
       '27.3, 33.4 and 22.7 against 24.2, 21.2 and 24 ms a tick, 112.5, 141.4 and 110 against 113.8, 125.4 and 115.8 µs: ' +
       'within the spread.',
     '- **Compact observers:** a compact frame takes longer to build than a readable one (encode 51.6 against 46 ms a ' +
