@@ -388,8 +388,9 @@ function renderMarkdown(): string {
       'the text encoded inside the write), 22.6 µs in the area of interest and the frame\'s assembly, 8.6 µs in the ' +
       'room\'s handlers, 6.5 µs in Node\'s stream internals, 4.5 µs in the /ws transport, 3.7 µs in ws, 3.4 µs in ' +
       'Colyseus, 4.1 µs in garbage collection on the thread, 1.8 µs in zod and about 3.5 µs in the database (autosave). ' +
-      'An acknowledgement is written alone and wakes the bots\' process, while the updates leave in bursts, so the small ' +
-      'write costs more than the large one. ' +
+      'Each acknowledgement is written alone, each update in a burst of them, and the small write takes more of the ' +
+      'thread\'s time than the large one; gathering the writes (below) did not lower the CPU, which suggests the cost is not ' +
+      'simply waking the bots. ' +
       'An earlier V8 CPU profile of another JSON walker run (`BENCH_CPU_PROF=<dir>`, the profile cut to the measured 15 s) ' +
       'puts, of the server\'s busy time: 21.5 % in the tick\'s delivery ' +
       '(area of interest 5.4 %, building the frame text 7.3 %, ws framing 5.3 %), 14.8 % in handling the moves (zod ' +
