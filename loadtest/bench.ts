@@ -419,7 +419,14 @@ function renderMarkdown(): string {
       'that work at about 40 µs. Before the I/O floor was built into the bench, a write-only floor that spread the ' +
       'acknowledgements over the tick from a 1 ms timer was tried and dropped: a bare 1 ms `setInterval` alone costs ' +
       'about 0.04 cores on this machine (about 12 µs per player per tick at 2,000 players), which would have inflated ' +
-      'the floor. Of the game server\'s CPU in the walkers\' window, about 90 % is its main thread and the rest V8\'s ' +
+      'the floor. A faster WebSocket server, the issue\'s third hint, was measured on the floors only: uWebSockets.js ' +
+      'is published only from GitHub, which this machine cannot reach, so a throwaway copy of both floors ran on ' +
+      '`uws-pack` 20.0.8 (an unofficial npm repack of its Node 22 binary; not a dependency, and not one to ship) beside ' +
+      'the ws floors, three alternated rounds of 2,000 sockets for 15 s each (a driver outside the repository): raw send ' +
+      'floor 24.6, 23.6 and 24.8 µs on ws against 17.8, 19.8 and 18.6 µs on uWS; I/O floor 47, 46 and 48.4 µs against ' +
+      '30.2, 29.8 and 31.2 µs (kernel 24.2-27.8 against 22.2-23.4 µs). So at most about 17 µs of a player\'s tick is ' +
+      'ws and Node\'s streams: the game would stay above 90 µs on uWS, and its ratio to the faster send floor would grow. ' +
+      'Of the game server\'s CPU in the walkers\' window, about 90 % is its main thread and the rest V8\'s ' +
       'helper threads (garbage collection, compilation): /proc/<pid>/task/*/stat sampled every 5 s beside a JSON walker ' +
       'run, main thread 0.31-0.33 cores, the four helpers 0.03-0.05 together. `--single-threaded-gc` (the helpers\' ' +
       'work on the main thread) was tried and left out: three alternated pairs through `runWalkers` gave 128.7, 155.2 ' +
