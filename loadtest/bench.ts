@@ -52,6 +52,13 @@ interface CpuPair {
   ioRatio?: number;
 }
 
+/** The pairs' game median split into the I/O floor's median (the same traffic, no game) and the game's own work. */
+function ioShare(pairs: CpuPair[]): string {
+  const game = median(pairs.map((p) => p.gameUs));
+  const io = median(pairs.map((p) => p.ioFloorUs!));
+  return `Of the game's ${round(game, 1)} µs, the I/O floor's ${round(io, 1)} µs are what its traffic costs Node's sockets and ws with no game behind it; the other ${round(game - io, 1)} µs are the game's own work.`;
+}
+
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
 const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound', 'allocation'];
 
@@ -336,9 +343,8 @@ function renderMarkdown(): string {
             '',
             `Medians: ${gameUs} µs per player per tick (target ≤ 90 µs: ${verdict(gameUs <= 90)}), ${pairRatio} × the floor ` +
               `(target ≤ 3 ×: ${verdict(pairRatio <= 3)})` +
-              (ioPairs.length > 0
-                ? `; ${round(median(ioPairs.map((p) => p.ioRatio!)), 1)} × the I/O floor of ${round(median(ioPairs.map((p) => p.ioFloorUs!)), 1)} µs (not a target).`
-                : '.'),
+              (ioPairs.length > 0 ? `; ${round(median(ioPairs.map((p) => p.ioRatio!)), 1)} × the I/O floor (not a target). ${ioShare(ioPairs)}` : '.') +
+              (gameUs > 90 || pairRatio > 3 ? ' What limits it: "What limits the misses" below.' : ''),
             '',
           );
         }
