@@ -79,7 +79,7 @@ const results: {
   rawSendFloor?: FloorFigures;
   /** The I/O floor right after it: the same frames, each acknowledgement written when the bot's move arrives. */
   ioFloor?: FloorFigures;
-  /** The /ws JSON walkers (without probes) and the floor again, alternated: the CPU target is judged on these. */
+  /** The /ws JSON walkers (without probes) and the floors again, alternated: the CPU target is judged on these. */
   cpuPairs?: CpuPair[];
   rest?: RestComparison[];
   coldStart?: { freshMs: number; existingMs: number[] };
@@ -432,9 +432,10 @@ function renderMarkdown(): string {
       'floor 24.6, 23.6 and 24.8 µs on ws against 17.8, 19.8 and 18.6 µs on uWS; I/O floor 47, 46 and 48.4 µs against ' +
       '30.2, 29.8 and 31.2 µs (kernel 24.2-27.8 against 22.2-23.4 µs). So at most about 17 µs of a player\'s tick is ' +
       'ws and Node\'s streams: the game would stay above 90 µs on uWS, and its ratio to the faster send floor would grow. ' +
-      'Of the game server\'s CPU in the walkers\' window, about 90 % is its main thread and the rest V8\'s ' +
+      'Of the game server\'s CPU in the walkers\' window, about 95 % is its main thread and the rest V8\'s ' +
       'helper threads (garbage collection, compilation): /proc/<pid>/task/*/stat sampled every 5 s beside a JSON walker ' +
-      'run, main thread 0.31-0.33 cores, the four helpers 0.03-0.05 together. `--single-threaded-gc` (the helpers\' ' +
+      'run, over the last 20 s of its window the main thread used 0.30-0.36 cores, the four helpers 0.01-0.03 together. ' +
+      '`--single-threaded-gc` (the helpers\' ' +
       'work on the main thread) was tried and left out: three alternated pairs through `runWalkers` gave 128.7, 155.2 ' +
       'and 115 µs without against 109.9, 141.1 and 116.4 µs with it, but move→ack p99 52.5, 111.4 and 43.9 ms against ' +
       '51.3, 269.8 and 113.3 ms and tick lateness p99 up to 250 ms against 15 ms. Single runs spread widely on this ' +
