@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { compareRest, measureColdStart, type RestComparison } from './lib/rest-scenario.ts';
 import { ROOT } from './lib/server-process.ts';
 import { measureRawSendFloor, type FloorFigures } from './lib/raw-send-floor.ts';
-import { median, round } from './lib/stats.ts';
+import { round } from './lib/stats.ts';
+import { pairMedians, type CpuPair } from './lib/cpu-pairs.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
 import { formatTradesUnderLoad, renderTradesUnderLoad, runTradesUnderLoad, type TradesUnderLoadFigures } from './trades-under-load.ts';
@@ -35,29 +36,8 @@ const log = (line: string) => console.log(line);
 /** The trade bench's figures; those added later are optional, since `--only` may keep an older run's. */
 type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | 'ratio'> & Partial<TradeBenchFigures>;
 
-/**
- * Pairs of a /ws JSON walker run and a floor run after the main walker runs. This machine is shared and single runs
- * of one revision spread by ±25 % or more, so the CPU target is judged on the pairs' medians, not on one run.
- */
+/** /ws JSON walker runs, each followed by both floors, after the main walker runs: the CPU target is judged on them. */
 const CPU_PAIRS = 3;
-interface CpuPair {
-  gameUs: number;
-  gameKernelUs: number;
-  floorUs: number;
-  floorKernelUs: number;
-  ratio: number;
-  /** The I/O floor (acknowledgements written when each bot's move arrives); absent from runs before 2026-11-27. */
-  ioFloorUs?: number;
-  ioFloorKernelUs?: number;
-  ioRatio?: number;
-}
-
-/** The pairs' game median split into the I/O floor's median (the same traffic, no game) and the game's own work. */
-function ioShare(pairs: CpuPair[]): string {
-  const game = median(pairs.map((p) => p.gameUs));
-  const io = median(pairs.map((p) => p.ioFloorUs!));
-  return `Of the game's ${round(game, 1)} µs, the I/O floor's ${round(io, 1)} µs are what its traffic costs Node's sockets and ws with no game behind it; the other ${round(game - io, 1)} µs are the game's own work.`;
-}
 
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
 const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound', 'allocation'];
@@ -329,21 +309,22 @@ function renderMarkdown(): string {
           ] : []),
         );
         if (pairs.length > 0) {
-          const gameUs = round(median(pairs.map((p) => p.gameUs)), 1);
-          const pairRatio = round(median(pairs.map((p) => p.ratio)), 1);
-          const ioPairs = pairs.filter((p) => p.ioFloorUs !== undefined && p.ioRatio !== undefined);
+          const { gameUs, ratio: pairRatio, io: ioMedians } = pairMedians(pairs);
           const io = (p: CpuPair) => p.ioFloorUs === undefined ? '' : ` ${p.ioFloorUs} (${p.ioFloorKernelUs}) | ${p.ioRatio} × |`;
           lines.push(
-            `The same ${json.joined} /ws JSON walkers without the probes, each run followed by the floor${ioPairs.length > 0 ? 's' : ''} again, ${pairs.length} times ` +
+            `The same ${json.joined} /ws JSON walkers without the probes, each run followed by the floor${ioMedians ? 's' : ''} again, ${pairs.length} times ` +
               '(single runs of one revision spread by ±25 % or more on this shared machine):',
             '',
-            `| pair | game, µs per player per tick (kernel) | floor (kernel) | ratio |${ioPairs.length > 0 ? ' I/O floor (kernel) | ratio to it |' : ''}`,
-            `|---|---|---|---|${ioPairs.length > 0 ? '---|---|' : ''}`,
-            ...pairs.map((p, i) => `| ${i + 1} | ${p.gameUs} (${p.gameKernelUs}) | ${p.floorUs} (${p.floorKernelUs}) | ${p.ratio} × |${ioPairs.length > 0 ? io(p) : ''}`),
+            `| pair | game, µs per player per tick (kernel) | floor (kernel) | ratio |${ioMedians ? ' I/O floor (kernel) | ratio to it |' : ''}`,
+            `|---|---|---|---|${ioMedians ? '---|---|' : ''}`,
+            ...pairs.map((p, i) => `| ${i + 1} | ${p.gameUs} (${p.gameKernelUs}) | ${p.floorUs} (${p.floorKernelUs}) | ${p.ratio} × |${ioMedians ? io(p) : ''}`),
             '',
             `Medians: ${gameUs} µs per player per tick (target ≤ 90 µs: ${verdict(gameUs <= 90)}), ${pairRatio} × the floor ` +
               `(target ≤ 3 ×: ${verdict(pairRatio <= 3)})` +
-              (ioPairs.length > 0 ? `; ${round(median(ioPairs.map((p) => p.ioRatio!)), 1)} × the I/O floor (not a target). ${ioShare(ioPairs)}` : '.') +
+              (ioMedians
+                ? `; ${ioMedians.ratio} × the I/O floor (not a target). Of the game's ${gameUs} µs, the I/O floor's ${ioMedians.floorUs} µs ` +
+                  `are what its traffic costs Node's sockets and ws with no game behind it; the other ${ioMedians.ownWorkUs} µs are the game's own work.`
+                : '.') +
               (gameUs > 90 || pairRatio > 3 ? ' What limits it: "What limits the misses" below.' : ''),
             '',
           );
