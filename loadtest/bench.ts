@@ -302,8 +302,8 @@ function renderMarkdown(): string {
           ...(ioFloor ? [
             `I/O floor (the same server in its \`on-move\` mode): the same frames, but each socket also sends a move once a tick at ` +
               'its own moment, as a walker does, and its 120-byte acknowledgement is written when that move arrives, as the game ' +
-              `writes it, instead of beside the frame at the tick: ${ioFloor.cpuUsPerPlayerTick} µs${split(ioFloor.cpuUsPerPlayerTick, ioFloor.kernelUsPerPlayerTick)} ` +
-              `(${ioFloor.acksPerPlayerTick} acknowledgement${ioFloor.acksPerPlayerTick === 1 ? '' : 's'} per socket per tick). It is the game's own traffic with no game behind it: ` +
+              `writes it, instead of beside the frame at the tick: ${ioFloor.cpuUsPerPlayerTick} µs${split(ioFloor.cpuUsPerPlayerTick, ioFloor.kernelUsPerPlayerTick)}, ` +
+              `with ${ioFloor.acksPerPlayerTick} acknowledgement${ioFloor.acksPerPlayerTick === 1 ? '' : 's'} received per socket per tick. It is the game's own traffic with no game behind it: ` +
               'what the game spends above it is its own work. The target stays judged on the raw send floor, as the issue defines it.',
             '',
           ] : []),
