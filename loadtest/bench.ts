@@ -96,15 +96,15 @@ if (wants('walkers')) {
     for (let pair = 1; pair <= CPU_PAIRS; pair++) {
       log(`CPU pair ${pair} of ${CPU_PAIRS}: ${clients} /ws JSON walkers, then the raw send floor and the I/O floor`);
       const game = await runWalkers({ server: 'game', kind: 'json', clients, durationSeconds, log });
-      const frameBytes = game.tick?.bytesPerPlayerPerTick ?? json.tick.bytesPerPlayerPerTick;
-      const floor = await measureRawSendFloor(clients, frameBytes, durationSeconds);
-      const ioFloor = await measureRawSendFloor(clients, frameBytes, durationSeconds, 'on-move');
       // A run without a CPU figure is left out rather than stored as NaN: docs/benchmarks.json keeps NaN as null,
       // which the median read back by `--only render` would count as 0 µs and call the target met.
       if (game.cpuUsPerPlayerTick === undefined || game.kernelUsPerPlayerTick === undefined) {
         log(`CPU pair ${pair}: the game run gave no CPU figure; left out`);
         continue;
       }
+      const frameBytes = game.tick?.bytesPerPlayerPerTick ?? json.tick.bytesPerPlayerPerTick;
+      const floor = await measureRawSendFloor(clients, frameBytes, durationSeconds);
+      const ioFloor = await measureRawSendFloor(clients, frameBytes, durationSeconds, 'on-move');
       results.cpuPairs.push({
         gameUs: game.cpuUsPerPlayerTick, gameKernelUs: game.kernelUsPerPlayerTick,
         floorUs: floor.cpuUsPerPlayerTick, floorKernelUs: floor.kernelUsPerPlayerTick,
