@@ -67,7 +67,7 @@ describe('npm run loadtest:colyseus (Colyseus\' own load-test tool) @db', functi
     const [moves, chats] = [await messagesIn(server, 'player:move'), await messagesIn(server, 'player:chat')];
     const run = await runTool(server, path.join(dir, 'anonymous.log'), ['--numClients', '2', '--chatEvery', '2']);
     assert.equal(run.code, 0, run.output.slice(-2000));
-    assert.equal(counter(run.summary, 'Successful connections'), 2);
+    assert.equal(counter(run.summary, 'Successful connections'), 2, run.output.slice(-2000) + run.summary);
     assert.equal(counter(run.summary, 'Failed connections'), 0);
     assert.equal(counter(run.summary, 'Total errors'), 0);
     // 3 s at one move per 600 ms tick: a few moves and a chat or two from each bot reached the world.
