@@ -8,8 +8,9 @@
  * authentication attempt each), or line N of `--tokens` (made by `npm run mint-tokens`: no attempt at all, for a
  * server with an identity provider or with limits on) — joins `world` with a new character through the SDK's
  * matchmaking (`Authorization: Bearer`), walks to a random tile within 4 tiles of where it entered every 600 ms
- * tick and chats every 20 moves (`--chatEvery`). After `--duration` seconds every bot leaves and the tool writes its summary (to `--output` when given)
- * and exits. docs/loadtest.md explains the rest.
+ * tick and chats every 20 moves (`--chatEvery`). `--duration` seconds after the first bot starts (the tool's own
+ * start-up does not count), every bot leaves and the tool writes its summary (to `--output` when given) and exits; a
+ * bot still joining then is named in the summary's log with how long it waited. docs/loadtest.md explains the rest.
  *
  * The tool counts connections by wrapping `Client.prototype.join*` of the `@colyseus/sdk` it imports, so the bot
  * must use that very module. The project's npm `overrides` entry makes npm install one SDK, the project's 0.18, for
@@ -82,15 +83,29 @@ function characterName(clientId: number): string {
 }
 
 const rooms = new Set<Room>();
+/** Bots whose token or join has not settled yet: client id → when it started (ms, `performance.now()`). */
+const joining = new Map<number, number>();
+let runTimer: NodeJS.Timeout | undefined;
+
+/** Arms the end of the run once, when the first bot starts. */
+function startRun(durationSeconds: number): void {
+  runTimer ??= setTimeout(() => void finish(), durationSeconds * 1000).unref();
+}
 
 /**
  * One bot: token, join with a new character, then walk and chat until the run ends. Resolves once joined (the tool
  * starts the next bot then) and walks on in the background.
  */
 async function bot(options: Options, tokens: string[] | undefined, chatEvery: number): Promise<void> {
-  const token = await tokenFor(options, tokens);
-  const client = new Client(httpBase(options.endpoint), { headers: { Authorization: `Bearer ${token}` } });
-  const room = await client.join(options.roomName, { createCharacter: { name: characterName(options.clientId) } });
+  joining.set(options.clientId, performance.now());
+  let room: Room;
+  try {
+    const token = await tokenFor(options, tokens);
+    const client = new Client(httpBase(options.endpoint), { headers: { Authorization: `Bearer ${token}` } });
+    room = await client.join(options.roomName, { createCharacter: { name: characterName(options.clientId) } });
+  } finally {
+    joining.delete(options.clientId);
+  }
   rooms.add(room);
   let home: { x: number; z: number } | undefined;
   room.onMessage('player:sync', (sync: { x: number; z: number }) => (home ??= { x: sync.x, z: sync.z }));
@@ -118,6 +133,9 @@ async function walk(room: Room, clientId: number, chatEvery: number, home: () =>
 
 /** Ends the run: every bot leaves (bounded), then the tool's own exit writes its summary. */
 async function finish(): Promise<void> {
+  for (const [clientId, since] of joining) {
+    console.warn(`bot ${clientId}: still joining when the run ended, after ${Math.round(performance.now() - since)} ms`);
+  }
   await Promise.race([Promise.allSettled([...rooms].map((room) => room.leave())), sleep(5_000)]);
   process.kill(process.pid, 'SIGTERM');
 }
@@ -125,6 +143,8 @@ async function finish(): Promise<void> {
 if (import.meta.filename === process.argv[1]) {
   const { duration, chatEvery, tokens, argv } = ourOptions(process.argv.slice(2));
   process.argv = [...process.argv.slice(0, 2), ...argv];
-  setTimeout(() => void finish(), duration * 1000).unref();
-  cli((options) => bot(options, tokens, chatEvery));
+  cli((options) => {
+    startRun(duration);
+    return bot(options, tokens, chatEvery);
+  });
 }

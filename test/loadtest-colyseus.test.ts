@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mintLoadTestTokens } from '../src/tools/mint-tokens.ts';
@@ -18,9 +20,9 @@ interface ToolRun {
 }
 
 /** Runs the npm script for a few seconds (the bot stops itself after --duration; the kill is a safety net). */
-function runTool(server: TestServer, outputFile: string, args: string[]): Promise<ToolRun> {
+function runTool(endpoint: string, outputFile: string, args: string[], durationSeconds = 3): Promise<ToolRun> {
   const child = spawn('npm', ['run', '--silent', 'loadtest:colyseus', '--',
-    '--endpoint', server.baseUrl, '--duration', '3', '--output', outputFile, ...args], {
+    '--endpoint', endpoint, '--duration', String(durationSeconds), '--output', outputFile, ...args], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,7 +67,7 @@ describe('npm run loadtest:colyseus (Colyseus\' own load-test tool) @db', functi
 
   it('bots with anonymous tokens join the world, walk and chat, and the tool counts them connected', async () => {
     const [moves, chats] = [await messagesIn(server, 'player:move'), await messagesIn(server, 'player:chat')];
-    const run = await runTool(server, path.join(dir, 'anonymous.log'), ['--numClients', '2', '--chatEvery', '2']);
+    const run = await runTool(server.baseUrl, path.join(dir, 'anonymous.log'), ['--numClients', '2', '--chatEvery', '2']);
     assert.equal(run.code, 0, run.output.slice(-2000));
     assert.equal(counter(run.summary, 'Successful connections'), 2, run.output.slice(-2000) + run.summary);
     assert.equal(counter(run.summary, 'Failed connections'), 0);
@@ -79,16 +81,52 @@ describe('npm run loadtest:colyseus (Colyseus\' own load-test tool) @db', functi
     const minted = await mintLoadTestTokens({ em: server.context.db.em.fork(), tokens: server.context.auth.tokens, count: 3, ttlSeconds: 600 });
     const tokensFile = path.join(dir, 'tokens.txt');
     fs.writeFileSync(tokensFile, minted.map((entry) => entry.token).join('\n'));
-    const run = await runTool(server, path.join(dir, 'minted.log'), ['--numClients', '3', '--tokens', tokensFile]);
+    const run = await runTool(server.baseUrl, path.join(dir, 'minted.log'), ['--numClients', '3', '--tokens', tokensFile]);
     assert.equal(run.code, 0, run.output.slice(-2000));
-    assert.equal(counter(run.summary, 'Successful connections'), 3);
+    assert.equal(counter(run.summary, 'Successful connections'), 3, run.output.slice(-2000) + run.summary);
     assert.equal(counter(run.summary, 'Failed connections'), 0);
   });
 
   it('refuses out-of-bounds runs before connecting anything', async () => {
-    const run = await runTool(server, path.join(dir, 'refused.log'), ['--numClients', '5001']);
+    const run = await runTool(server.baseUrl, path.join(dir, 'refused.log'), ['--numClients', '5001']);
     assert.equal(run.code, 2);
     assert.match(run.output, /--numClients must be 1 to 5000/);
     assert.equal(run.summary, '');
+  });
+});
+
+describe('npm run loadtest:colyseus against a server whose matchmaking never answers', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let stalled: http.Server;
+  let endpoint: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'colyseus-loadtest-'));
+    // Logins succeed; every other request (the SDK's matchmaking) is left hanging, as an overloaded server's would be.
+    stalled = http.createServer((request, response) => {
+      if (request.method === 'POST' && request.url === '/api/auth/anonymous') {
+        response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ token: 'stalled-test-token' }));
+      }
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    stalled?.closeAllConnections();
+    await new Promise((resolve) => stalled?.close(resolve));
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ends after --duration and names the bot that was still joining in its summary', async () => {
+    const run = await runTool(endpoint, path.join(dir, 'stalled.log'), ['--numClients', '2'], 1);
+    assert.equal(run.code, 0, run.output.slice(-2000));
+    assert.equal(counter(run.summary, 'Successful connections'), 0, run.summary);
+    assert.equal(counter(run.summary, 'Failed connections'), 0, run.summary);
+    // Bots start one after another, so only the first is under way; it waited about the run's second.
+    const waited = /bot 0: still joining when the run ended, after (\d+) ms/.exec(run.summary);
+    assert.ok(waited, `the summary names the joining bot:\n${run.summary}`);
+    assert.ok(Number(waited[1]) >= 900, `it waited about --duration: ${waited[1]} ms`);
+    assert.doesNotMatch(run.summary, /bot 1:/);
   });
 });
