@@ -468,7 +468,18 @@ function renderMarkdown(): string {
       'the encode phase up from 21-25 to 30-32 ms a tick (an 8 KB buffer and a copy per piece for each observer) ' +
       'while the send phase fell by 0.7-4.8 ms; and each delta cached with its comma (half the pieces to join), encode ' +
       '27.3, 33.4 and 22.7 against 24.2, 21.2 and 24 ms a tick, 112.5, 141.4 and 110 against 113.8, 125.4 and 115.8 µs: ' +
-      'within the spread.',
+      'within the spread. Writing each /ws frame as one pre-framed buffer straight to the socket (the WebSocket header ' +
+      'and the UTF-8 text in one `Buffer`, past ws\' per-send options, framing and corked `writev`) was tried in a later ' +
+      'session the same day and left out, since the code would write around ws\' back for a gain inside the spread: on ' +
+      'the floors (2,000 sockets, 15 s, three alternated rounds) 24.8, 26.2 and 26.8 µs through ws against 23.4, 23 and ' +
+      '22.4 µs pre-framed (raw send floor), 54.8, 50.4 and 56.4 against 49.2, 46.8 and 47.8 µs (I/O floor); in the game, ' +
+      'six alternated pairs of one JSON walker run each through `runWalkers` gave 144.7, 174, 162, 152.6, 136.9 and ' +
+      '143.5 µs through ws against 133.2, 137.7, 152.1, 145, 147.4 and 136.8 µs (medians 148.7 and 141.4: −5 %). A V8 ' +
+      'profile of one of that day\'s runs (142.6 µs, 20 s of its window) had the server thread busy about 121 µs per ' +
+      'player per tick: 42.1 µs inside `writev` itself (the kernel\'s loopback write), 23.8 µs sending the ' +
+      'acknowledgements and 26.7 µs the updates (both including their `writev`), 10.1 µs building the frames, ' +
+      '7.8 µs in the area of interest, 7.7 µs in the tick\'s own work, 6.9 µs in `deliver` itself and 4.4 µs in ' +
+      'garbage collection; no function of the game\'s own took more than 8 µs of it.',
     '- **Compact observers:** a compact frame takes longer to build than a readable one (encode 51.6 against 46 ms a ' +
       'tick in the 15:58 run, 64 against 25.8 ms in the 15:31 run), though it writes a tenth of the bytes; the runs\' ' +
       'whole CPU per player crossed over between the two (178 against 227.2 µs at 15:58, 218.8 against 163.1 µs at ' +
