@@ -117,6 +117,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     caps: config.disableRateLimit ? undefined : caps,
     cluster: cluster.enabled ? { cluster, relaySecret: config.jwtSecret } : undefined,
     originAllowed: (origin) => upgradeOriginAllowed(origin, originPolicy),
+    observeInboundWait: metrics.observeInboundWait,
     services: {
       logger,
       authTimeoutMs: config.wsAuthTimeoutMs,

@@ -12,6 +12,8 @@ export interface SlicedQueueOptions {
   now?: () => number;
   /** How the next slice is scheduled (setImmediate: after the timers and the I/O that waited). */
   defer?: (next: () => void) => void;
+  /** Told, as each task starts, how long it waited in the queue (ms, on `now`'s clock; read at each push and start). */
+  onWait?: (waitedMs: number) => void;
 }
 
 /** Slots of tasks already run that a queue which has not emptied keeps before it lets them go. */
@@ -19,6 +21,8 @@ const COMPACT_AFTER = 1024;
 
 export class SlicedQueue {
   private tasks: Array<(() => void) | undefined> = [];
+  /** When each task was given, beside `tasks` (kept only for `onWait`). */
+  private givenAt: number[] = [];
   private head = 0;
   private scheduled = false;
   private readonly options: SlicedQueueOptions;
@@ -44,6 +48,7 @@ export class SlicedQueue {
   /** Runs `task` in a later slice, after every task given before it. */
   push(task: () => void): void {
     this.tasks.push(task);
+    if (this.options.onWait) this.givenAt.push(this.now());
     if (!this.scheduled) {
       this.scheduled = true;
       this.defer(this.slice);
@@ -56,6 +61,7 @@ export class SlicedQueue {
     while (this.head < this.tasks.length) {
       if (ran > 0 && ran % this.options.checkEvery === 0 && this.now() > ends) break;
       const task = this.tasks[this.head]!;
+      if (this.options.onWait) this.options.onWait(this.now() - this.givenAt[this.head]);
       // Let go of the task at once: a long queue would otherwise hold every frame it ran until it drains.
       this.tasks[this.head++] = undefined;
       ran++;
@@ -69,12 +75,14 @@ export class SlicedQueue {
       // A queue that never empties (a steady stream above what one slice runs) drops the slots already run.
       if (this.head >= COMPACT_AFTER) {
         this.tasks.splice(0, this.head);
+        if (this.options.onWait) this.givenAt.splice(0, this.head);
         this.head = 0;
       }
       this.defer(this.slice);
       return;
     }
     this.tasks = [];
+    this.givenAt = [];
     this.head = 0;
     this.scheduled = false;
   };

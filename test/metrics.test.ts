@@ -116,6 +116,29 @@ describe('GET /metrics @db', function () {
     client.close();
   });
 
+  it('times how long each /ws frame waited in the inbound queue, and no SDK message', async () => {
+    const account = await anonymousAccount(server);
+    const client = await jsonPlayer(server, account, (await createCharacterRow(server, account.accountId, { x: 126, z: 120 })).id);
+    const sdkAccount = await anonymousAccount(server);
+    const sdk = await sdkPlayer(server, sdkAccount, (await createCharacterRow(server, sdkAccount.accountId, { x: 127, z: 121 })).id);
+    sdk.onMessage('*', () => {});
+    const waited = (all: Series[]) => value(all, 'game_ws_inbound_wait_seconds_count');
+    const before = await scrape();
+    // Three frames in one burst: each waits its turn behind the ones read before it, and each is timed once.
+    const path = client.next('player:path');
+    client.send('player:move', { x: 127, z: 120 });
+    client.send('player:bogus', {});
+    client.send('player:bogus', {});
+    await path;
+    sdk.send('player:move', { x: 128, z: 121 });
+    await new Promise((resolve) => sdk.onMessage('player:path', resolve));
+    const after = await scrapeUntil((all) => waited(all) - waited(before) >= 3);
+    assert.equal(waited(after) - waited(before), 3, 'the three /ws frames, not the SDK message');
+    assert.ok(value(after, 'game_ws_inbound_wait_seconds_sum') > value(before, 'game_ws_inbound_wait_seconds_sum'));
+    await sdk.leave();
+    client.close();
+  });
+
   it('times each tick phase and the tick lateness, and measures the world:update bytes per JSON player', async () => {
     const before = await scrape();
     const account = await anonymousAccount(server);

@@ -53,6 +53,25 @@ describe('SlicedQueue', () => {
     assert.equal(scheduled(), 0);
   });
 
+  it('tells onWait how long each task waited, from its push to its start', () => {
+    let clock = 0;
+    const pending: Array<() => void> = [];
+    const waits: number[] = [];
+    const queue = new SlicedQueue({
+      sliceMs: 4, checkEvery: 1, onError: () => {}, now: () => clock, defer: (next) => void pending.push(next), onWait: (ms) => waits.push(ms),
+    });
+    queue.push(() => (clock += 3));
+    clock = 2;
+    queue.push(() => (clock += 3));
+    clock = 10;
+    queue.push(() => {});
+    pending.shift()!();
+    // Given at 0, 2 and 10; the first starts at 10, the second after the first's 3 ms, the slice ends at 16 > 10 + 4.
+    assert.deepEqual(waits, [10, 11]);
+    pending.shift()!();
+    assert.deepEqual(waits, [10, 11, 6]);
+  });
+
   it('reads the clock only every checkEvery tasks', () => {
     const { queue, runSlice, advance } = manualQueue(3);
     const order: number[] = [];

@@ -9,6 +9,7 @@
  * - trades: `tradeEnded` from the trade session and the trade service;
  * - item transactions: the `game.db.item-transaction` diagnostics channel src/db publishes (`watchDatabase`);
  * - rate limits: `rateLimited`, handed to the limiter backend (REST, authentication attempts, WebSocket messages);
+ * - /ws frames' wait in the process' inbound queue: `observeInboundWait`, handed to the transport;
  * - HTTP: `httpMiddleware`, by method, route pattern and status;
  * - worlds: `watchWorld` / `timeTick` from each WorldRoom (players and tick time per world; the world map reads
  *   the same registry), and `tickPhases` once per completed tick (time per phase, lateness, bytes per player).
@@ -62,6 +63,7 @@ export class GameMetrics {
   readonly tickReferenceBytes: Histogram<'reference'>;
   readonly messagesIn: Counter<'event'>;
   readonly messagesOut: Counter<'event'>;
+  readonly wsInboundWaitSeconds: Histogram;
   readonly tradesCompleted: Counter;
   readonly tradesCancelled: Counter<'reason'>;
   readonly dbTransactionSeconds: Histogram<'operation'>;
@@ -130,6 +132,11 @@ export class GameMetrics {
       labelNames: ['event'], registers,
       collect() { outbound.flushInto(this); },
     });
+    this.wsInboundWaitSeconds = new Histogram({
+      name: 'game_ws_inbound_wait_seconds',
+      help: 'How long a /ws frame waited in the process\' inbound queue, from its read to the start of its handling',
+      registers, buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1],
+    });
     this.tradesCompleted = new Counter({ name: 'game_trades_completed_total', help: 'Trades completed (items swapped)', registers });
     this.tradesCancelled = new Counter({
       name: 'game_trades_cancelled_total', help: 'Trades and trade requests that ended without a swap, by reason',
@@ -163,6 +170,11 @@ export class GameMetrics {
   countInbound(type: string): void {
     this.inbound.count(type);
   }
+
+  /** A /ws frame's handling starts after waiting `seconds` in the inbound queue (hot path). */
+  readonly observeInboundWait = (seconds: number): void => {
+    this.wsInboundWaitSeconds.observe(seconds);
+  };
 
   /** One event went to a client (hot path: no allocation). */
   countOutbound(type: string): void {

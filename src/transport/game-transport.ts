@@ -38,6 +38,8 @@ export interface GameTransportOptions {
   cluster?: { cluster: Cluster; relaySecret: string | undefined };
   /** Per-address connection caps (connection-caps.ts), checked before every handshake. */
   caps?: ConnectionCaps;
+  /** Told how long each /ws frame waited in the inbound queue before its handling started (metrics). */
+  observeInboundWait?: (seconds: number) => void;
 }
 
 function refuse(socket: Duplex, status: number, reason: string): void {
@@ -60,12 +62,13 @@ class JsonEndpoint {
   private readonly inbound: SlicedQueue;
   private readonly cluster: GameTransportOptions['cluster'];
 
-  constructor(services: GameTransportOptions['services'], cluster: GameTransportOptions['cluster']) {
+  constructor(services: GameTransportOptions['services'], cluster: GameTransportOptions['cluster'], observeInboundWait?: (seconds: number) => void) {
     this.cluster = cluster;
     this.inbound = new SlicedQueue({
       sliceMs: INBOUND_SLICE_MS,
       checkEvery: INBOUND_CHECK,
       onError: (error) => services.logger.error({ err: error }, 'ws frame handling failed'),
+      onWait: observeInboundWait && ((waitedMs) => observeInboundWait(waitedMs / 1000)),
     });
     const withInbound: ConnectionServices = { ...services, inbound: this.inbound };
     this.services = cluster ? {
@@ -147,7 +150,7 @@ class JsonEndpoint {
 export type GameTransport = WebSocketTransport & { socketsClosed(): Promise<void> };
 
 export function createGameTransport(options: GameTransportOptions): GameTransport {
-  const json = new JsonEndpoint(options.services, options.cluster);
+  const json = new JsonEndpoint(options.services, options.cluster, options.observeInboundWait);
   const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
 
   // Runs before the ws transport's own upgrade listener; it only handles what that one is told to skip.
