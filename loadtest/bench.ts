@@ -19,7 +19,7 @@ import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
 import { formatTradesUnderLoad, renderTradesUnderLoad, runTradesUnderLoad, type TradesUnderLoadFigures } from './trades-under-load.ts';
 import { readSection } from './lib/benchmarks-doc.ts';
-import { latenessText } from './lib/tick-figures.ts';
+import { inboundWaitText, latenessText } from './lib/tick-figures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -277,6 +277,7 @@ function renderMarkdown(): string {
         ...ticked.filter((r) => r.kind === 'json' && !r.updates && r.idleLagP99Ms).flatMap((r) => [
           `For ${r.label}: lag ${round(r.eventLoopLagP99Ms / r.idleLagP99Ms!, 1)} × idle (${verdict(r.eventLoopLagP99Ms <= 4 * r.idleLagP99Ms!)}), ` +
             `tick lateness p99 ${latenessText(r.tick!)} (${verdict(r.tick!.latenessP99Ms !== null && r.tick!.latenessP99Ms <= 15)})` +
+            `${inboundWaitText(r.tick!)}` +
             `${r.loadGeneratorLagP99Ms !== undefined ? `; the load generator's own loop lag p99 in the same window: ${r.loadGeneratorLagP99Ms} ms (its bots' latencies include it)` : ''}.`,
           '',
         ]),

@@ -1,6 +1,6 @@
 /** The benchmark's tick figures are read back from the server's own histograms: check the round trip. */
 import assert from 'node:assert/strict';
-import { latenessText, tickFigures } from '../loadtest/lib/tick-figures.ts';
+import { inboundWaitText, latenessText, tickFigures } from '../loadtest/lib/tick-figures.ts';
 import { GameMetrics } from '../src/observability/metrics.ts';
 
 describe('benchmark tick figures from the game_tick_* series', () => {
@@ -24,6 +24,23 @@ describe('benchmark tick figures from the game_tick_* series', () => {
     assert.equal(figures.naiveSnapshotBytesPerPlayerTick, 12_000);
     assert.equal(figures.bitpackedBoundBytesPerPlayerTick, 30);
     assert.equal(figures.latenessP99Ms, 1, '99 of 100 ticks were at most 1 ms late');
+    metrics.close();
+  });
+
+  it('gives the /ws frames\' inbound wait p99 bucket of the window, and says it as the walker text does', async () => {
+    const metrics = new GameMetrics({ playersOnline: () => 0, rooms: () => 0 });
+    metrics.observeInboundWait(0.9); // before the window: must not count
+    const before = await metrics.registry.metrics();
+    for (let i = 0; i < 198; i++) metrics.observeInboundWait(0.0003);
+    metrics.observeInboundWait(0.015);
+    metrics.observeInboundWait(0.3);
+    const figures = tickFigures(before, await metrics.registry.metrics());
+    assert.equal(figures.inboundFrames, 200);
+    assert.equal(figures.inboundWaitP99Ms, 0.5, '198 of 200 frames waited at most 0.5 ms');
+    assert.match(inboundWaitText(figures), /inbound queue p99 ≤ 0\.5 ms/);
+    assert.equal(inboundWaitText({ inboundFrames: 0, inboundWaitP99Ms: null }), '');
+    assert.equal(inboundWaitText({}), '', 'runs recorded before the series');
+    assert.match(inboundWaitText({ inboundFrames: 5, inboundWaitP99Ms: null }), /beyond the largest bucket/);
     metrics.close();
   });
 

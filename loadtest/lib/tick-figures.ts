@@ -2,7 +2,8 @@
  * A world's tick, read from two scrapes of the game server's /metrics (the window between them): mean time per
  * phase (game_tick_phase_seconds), tick lateness p99 (the histogram bucket it falls in) and world:update bytes per
  * JSON player per tick (game_tick_bytes_per_player) beside its two reference sizes, a naive whole-area snapshot and a
- * bit-packed bound (game_tick_reference_bytes_per_player). docs/operations.md describes the series.
+ * bit-packed bound (game_tick_reference_bytes_per_player); and the /ws frames' wait in the inbound queue p99
+ * (game_ws_inbound_wait_seconds). docs/operations.md describes the series.
  */
 import { TICK_MS } from '../../src/game/ticks.ts';
 import { TICK_PHASES } from '../../src/observability/metrics.ts';
@@ -25,6 +26,13 @@ export interface TickFigures {
   naiveSnapshotBytesPerPlayerTick: number | null;
   /** Mean bytes per sampled JSON player per tick of a RuneScape-style bit-packed update of the same moves. */
   bitpackedBoundBytesPerPlayerTick: number | null;
+  /**
+   * The upper bound of the bucket holding the 99th percentile of /ws frames' wait in the server's inbound queue, in ms
+   * (game_ws_inbound_wait_seconds; null without frames). Absent from runs recorded before the series existed.
+   */
+  inboundWaitP99Ms?: number | null;
+  /** The /ws frames that wait was measured on. */
+  inboundFrames?: number;
 }
 
 const delta = (before: string, after: string, series: string) => (metricValue(after, series) ?? 0) - (metricValue(before, series) ?? 0);
@@ -67,5 +75,18 @@ export function tickFigures(before: string, after: string): TickFigures {
     bytesPerPlayerPerTick: byteTicks > 0 ? Math.round(delta(before, after, 'game_tick_bytes_per_player_sum') / byteTicks) : null,
     naiveSnapshotBytesPerPlayerTick: reference('naive_snapshot'),
     bitpackedBoundBytesPerPlayerTick: reference('bitpacked_bound'),
+    inboundWaitP99Ms: bucketP99(before, after, 'game_ws_inbound_wait_seconds'),
+    inboundFrames: delta(before, after, 'game_ws_inbound_wait_seconds_count'),
   };
+}
+
+/**
+ * The inbound queue's wait p99 as a clause of the walker text ('' for runs recorded without it or without frames);
+ * beyond the largest bucket is Infinity, null once read back from JSON.
+ */
+export function inboundWaitText({ inboundWaitP99Ms, inboundFrames }: Pick<TickFigures, 'inboundWaitP99Ms' | 'inboundFrames'>): string {
+  if (!inboundFrames) return '';
+  const p99 = inboundWaitP99Ms === null || inboundWaitP99Ms === undefined || inboundWaitP99Ms === Infinity
+    ? 'beyond the largest bucket' : `≤ ${inboundWaitP99Ms} ms`;
+  return `; /ws frames' wait in the server's inbound queue p99 ${p99} (game_ws_inbound_wait_seconds, part of each move→ack)`;
 }
