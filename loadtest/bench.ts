@@ -397,13 +397,14 @@ function renderMarkdown(): string {
       'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
       'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The raw send ' +
-      'floor spends most of its CPU in the kernel (its writes); the game spends most of its CPU (77 % in the 20:45 run) ' +
-      'in its own code (game 148.2 µs = kernel 33.8 + user 114.4; floor 27.1 µs = kernel 20.2 + user 6.9). Part of ' +
+      'floor spends most of its CPU in the kernel (its writes); the game spends most of its CPU (77 % in the run of ' +
+      '2026-11-27T23:58) in its own code (game 124.3 µs = kernel 28.8 + user 95.5; floor 27.6 µs = kernel 19.8 + user 7.8). Part of ' +
       'the gap is not the game\'s work but the pace of its writes: the floor writes each acknowledgement beside its ' +
       'frame in the tick\'s burst, while the game writes it when the move arrives, at each player\'s own moment in the ' +
       'tick, where each write wakes its reader alone. The I/O floor, added on 2026-11-27, writes them that way and ' +
-      'reads the moves: 45.6-49.9 µs in the three pairs against 24.3-25.8 µs for the raw send floor (kernel 25.5-27.4 ' +
-      'against 18-19 µs), so the game\'s own work is about 70 µs of its 117.7 µs median. Meeting ≤ 90 µs would need ' +
+      'reads the moves: 48.3-54.3 µs in the three pairs of that run against 26.7-29.8 µs for the raw send floor ' +
+      '(kernel 24-28.3 against 19.1-22.2 µs), so the game\'s own work is about 99 µs of its 152.4 µs median (about ' +
+      '70 of 117.7 µs in the 20:45 run the same day, on a faster turn of the machine). Meeting ≤ 90 µs would need ' +
       'that work at about 40 µs. Before the I/O floor was built into the bench, a write-only floor that spread the ' +
       'acknowledgements over the tick from a 1 ms timer was tried and dropped: a bare 1 ms `setInterval` alone costs ' +
       'about 0.04 cores on this machine (about 12 µs per player per tick at 2,000 players), which would have inflated ' +
@@ -421,7 +422,9 @@ function renderMarkdown(): string {
       'work on the main thread) was tried and left out: three alternated pairs through `runWalkers` gave 128.7, 155.2 ' +
       'and 115 µs without against 109.9, 141.1 and 116.4 µs with it, but move→ack p99 52.5, 111.4 and 43.9 ms against ' +
       '51.3, 269.8 and 113.3 ms and tick lateness p99 up to 250 ms against 15 ms. Single runs spread widely on this ' +
-      'machine: the three pairs of the 18:19 run gave 135.1-161.6 µs, those of the 20:45 run 114-125.5 µs, and nine ' +
+      'machine: the three pairs of the 18:19 run gave 135.1-161.6 µs, those of the 20:45 run 114-125.5 µs, those of ' +
+      'the 23:58 run 131.7-158.8 µs (with the inbound-wait histogram added; six runs of the code before it through ' +
+      '`runWalkers` in the hour before gave 136.9-174 µs), and nine ' +
       'runs of the same revision through `runWalkers` in the half hour before the 18:19 run 103.2-141.4 µs, median ' +
       '110.8 (not a repository command); the 15:58 run of the same code, on an earlier session\'s machine, gave 227.2 µs; ' +
       'the alternated pairs of the sections below carry the comparisons. No single part of the user time dominates. ' +
@@ -499,8 +502,8 @@ function renderMarkdown(): string {
       'two before were AMD EPYC) writes to sockets more cheaply (floor 29.7 µs, of which kernel 16.2) but runs the ' +
       'game\'s JavaScript no faster (user 208.1 µs, with the changes of the section "Promises per event" in), so the ' +
       'ratio is 8.2 × there. Compare ratios to the same run\'s baselines, not figures across runs.',
-    '- **/ws JSON walkers (loop, probes):** met in the 20:45 run (lag p99 3.4 × idle, /health p99 34.1 ms, /status ' +
-      '32.5 ms, lateness ≤ 10 ms) as in the 18:19 run, missed in the 15:58 run on an earlier session\'s machine (7.4 × idle, 142.9 ms, ≤ 100 ms). ' +
+    '- **/ws JSON walkers (loop, probes):** met in the 23:58 run (lag p99 2.7 × idle, /health p99 16.5 ms, /status ' +
+      '18.7 ms, lateness ≤ 2 ms) as in the 20:45 and 18:19 runs, missed in the 15:58 run on an earlier session\'s machine (7.4 × idle, 142.9 ms, ≤ 100 ms). ' +
       'The delivery yields every 4 ms of work (rooms/world/delivery-slices.ts), and ' +
       'since the 15:31 run the handling of /ws frames does too (src/sliced-queue.ts; the section "/ws frames in 4 ms ' +
       'slices" below has the alternated runs: lag p99 median 98.5 → 64.2 ms, /health p99 139.7 → 78.7 ms). What still ' +
@@ -508,7 +511,15 @@ function renderMarkdown(): string {
       'young-generation scavenges (52 in 18 s of one run\'s window, 14.9 ms each on average and up to 30.6 ms, in ' +
       '`--trace-gc` on the machine of the 15:31 run; about 45 MB of young objects die between two of them). ' +
       'A 60-80 ms stall every 5 s was found and removed on 2026-11-27: the live-session sweep read 2,000 accounts in one ' +
-      'query on the embedded database, which runs on the server\'s thread; it now reads 200 per query. The bare /health ' +
+      'query on the embedded database, which runs on the server\'s thread; it now reads 200 per query. What a move\'s ' +
+      'acknowledgement waits for: in the 23:58 run the /ws frames\' wait in the server\'s inbound queue had its p99 ' +
+      'in the 20-50 ms bucket against a move→ack p99 of 50.7 ms, so most of that tail is the frames waiting their turn ' +
+      'behind the loop\'s other work. In a V8 profile of one JSON walker run that day (142.6 µs, 20 s of its window), ' +
+      'the 99 stretches of 15 ms or more with no idle sample were mostly delivery and frame slices back to back; ' +
+      'besides them, the tick timer\'s own task (11-31 ms of samples in a stretch), runs of promise continuations ' +
+      '(8-18 ms) and the embedded database\'s SQL and MikroORM\'s hydration on the server\'s thread (about 27 ms of ' +
+      'samples in one 72.6 ms stretch, a player\'s death moving items, and smaller pieces in six others; with ' +
+      'PostgreSQL that SQL leaves the thread). The bare /health ' +
       'row above is what the same probe sees from a server that answers at once on this busy machine.',
     tradeLimit(tradeFigures),
     ...(results.rest?.some((r) => r.ratio < 0.7) ? [
