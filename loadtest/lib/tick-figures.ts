@@ -48,13 +48,17 @@ function bucketP99(before: string, after: string, name: string): number | null {
 }
 
 /**
- * A lateness p99 as the tables print it: the bucket's upper bound, or what stands in for one. Beyond the largest
- * bucket is Infinity, which JSON (docs/benchmarks.json, read back by `--only`) keeps as null: with ticks, that is
- * still beyond the largest bucket.
+ * A p99 bucket as the tables print it, for a window that had observations: the bucket's upper bound, or what stands
+ * in for one. Beyond the largest bucket is Infinity, which JSON (docs/benchmarks.json, read back by `--only`) keeps
+ * as null: with observations, that is still beyond the largest bucket.
  */
+function bucketText(p99Ms: number | null | undefined): string {
+  return p99Ms === null || p99Ms === undefined || p99Ms === Infinity ? 'beyond the largest bucket' : `≤ ${p99Ms} ms`;
+}
+
+/** A lateness p99 as the tables print it ('no ticks' for a window without any). */
 export function latenessText({ ticks, latenessP99Ms }: Pick<TickFigures, 'ticks' | 'latenessP99Ms'>): string {
-  if (ticks === 0) return 'no ticks';
-  return latenessP99Ms === null || latenessP99Ms === Infinity ? 'beyond the largest bucket' : `≤ ${latenessP99Ms} ms`;
+  return ticks === 0 ? 'no ticks' : bucketText(latenessP99Ms);
 }
 
 export function tickFigures(before: string, after: string): TickFigures {
@@ -80,13 +84,8 @@ export function tickFigures(before: string, after: string): TickFigures {
   };
 }
 
-/**
- * The inbound queue's wait p99 as a clause of the walker text ('' for runs recorded without it or without frames);
- * beyond the largest bucket is Infinity, null once read back from JSON.
- */
+/** The inbound queue's wait p99 as a clause of the walker text ('' for runs recorded without it or without frames). */
 export function inboundWaitText({ inboundWaitP99Ms, inboundFrames }: Pick<TickFigures, 'inboundWaitP99Ms' | 'inboundFrames'>): string {
   if (!inboundFrames) return '';
-  const p99 = inboundWaitP99Ms === null || inboundWaitP99Ms === undefined || inboundWaitP99Ms === Infinity
-    ? 'beyond the largest bucket' : `≤ ${inboundWaitP99Ms} ms`;
-  return `; /ws frames' wait in the server's inbound queue p99 ${p99} (game_ws_inbound_wait_seconds, part of each move→ack)`;
+  return `; /ws frames' wait in the server's inbound queue p99 ${bucketText(inboundWaitP99Ms)} (game_ws_inbound_wait_seconds, part of each move→ack)`;
 }
