@@ -2,73 +2,51 @@
  * The shared world: players, NPCs and resource nodes on the tile grid, the 600 ms game tick, movement, chat and
  * the area of interest. SDK clients join it through the matchmaker; /ws JSON clients through the adapter, which
  * hands their events to `dispatch` — the same handlers serve both.
+ *
+ * Longer than the ~450 lines a file should hold, on purpose: this is the Colyseus Room, so its overrides (create,
+ * join, drop, reconnect, leave, dispose) and the WorldApi the areas call must be members of this one class. Each is
+ * a few lines of wiring: the rules are in rooms/entry (membership), rooms/world (tick, interest, areas) and src/.
  */
-import { CloseCode, ErrorCode, matchMaker, type AuthContext, type Client, type Delayed } from '@colyseus/core';
-import { authenticateColyseusClient } from '../src/auth/colyseus.ts';
+import { CloseCode, matchMaker, type AuthContext, type Client, type Delayed } from '@colyseus/core';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
 import { inChunks } from '../src/chunked.ts';
 import type { Character } from '../src/db/entities/index.ts';
 import { computeBlockedTiles, type BlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../src/manifests/game-data.ts';
-import { VERIFIED_IDENTITY } from '../src/auth/verified-identity.ts';
 import { TICK_MS } from '../src/game/ticks.ts';
 import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
-import { JoinRefusal, joinRefusal, refuseJoin } from './game-error.ts';
+import { joinRefusal } from './game-error.ts';
 import { SharedEvent } from './client-link.ts';
 import { GameRoom } from './game-room.ts';
-import { admitResumer, assertSessionActive, recheckJoiningIdentity, sessionResumed } from './world/features/session-rights.ts';
+import { assertSessionActive, sessionResumed } from './world/features/session-rights.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
 import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
-import { createCharacterOnEntry, endSession, loadIgnores, loadOwnedCharacter, savePositions, startSession } from '../src/db/player-sessions.ts';
-import { admitWorldEntry } from './world/entry-limit.ts';
+import { endSession, loadIgnores, savePositions, startSession } from '../src/db/player-sessions.ts';
 import { claimWorld, closeWorld, heartbeat, openWorld, releaseWorld, WORLD_HEARTBEAT_SECONDS } from '../src/db/worlds.ts';
-import { ReconnectGrants, type ReconnectionVerdict } from './world/reconnect-grants.ts';
+import { admitEntry, type EntryAuthContext, type WorldAuth, type WorldJoinOptions } from './entry/admission.ts';
+import { combatLeaveRefusal, lingerInCombat } from './entry/combat-leave.ts';
+import type { ReconnectionVerdict } from './entry/reconnect-grants.ts';
+import { WorldSeats } from './entry/world-seats.ts';
 import { WORLD_AREAS } from './world/areas.ts';
-import type { WorldListing } from './world/world-choice.ts';
+import type { WorldListing } from './entry/world-choice.ts';
 import { combineAreas } from './world/message-table.ts';
 import type { CommandHandler, LeaveReason, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
-import { runInSlices } from './world/delivery-slices.ts';
-import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from './world/update-frames.ts';
+import { WorldTicker } from './world/world-tick.ts';
+import { isUpdateEncoding, type UpdateEncoding } from './world/update-frames.ts';
 
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
 export const RECONNECT_GRACE_SECONDS = 20;
 export const DEFAULT_INTEREST_RADIUS = 16;
-/** Milliseconds of a tick's delivery done in one go (delivery-slices.ts); the clock is read every DELIVERY_CHECK players. */
-const DELIVERY_SLICE_MS = 4;
-const DELIVERY_CHECK = 16;
 /** Positions written per statement by the auto-save (savePositions). */
 const SAVE_CHUNK = 250;
 
-type AdapterAuthContext = AuthContext & { [VERIFIED_IDENTITY]?: Identity };
-
-export interface WorldJoinOptions {
-  characterId?: unknown;
-  createCharacter?: unknown;
-  /** SDK clients: `json` or `compact` for `world:update` room messages instead of schema sync (sdk-updates.ts). */
-  updates?: unknown;
-}
-
-/** Colyseus' seat consumption, private in its typings: wrapped to check who is reconnecting (see the constructor). */
-type SeatConsumer = (client: Client, authContext: AdapterAuthContext, options?: { reconnectionToken?: unknown }) => Promise<void>;
-
-interface WorldAuth {
-  identity: Identity;
-  character: Character;
-  /** The client's address (for attempt limits such as the admin code). */
-  address: string | undefined;
-}
-
-/** A reconnection token that holds no seat: unknown, already used, or past the grace period. */
-function invalidReconnectionToken(): JoinRefusal {
-  return new JoinRefusal('INVALID_RECONNECTION_TOKEN', 'The reconnection token is unknown, used or expired', ErrorCode.MATCHMAKE_EXPIRED);
-}
-
-export type { WorldListing } from './world/world-choice.ts';
+export type { WorldJoinOptions } from './entry/admission.ts';
+export type { WorldListing } from './entry/world-choice.ts';
 
 export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   override maxClients = 500;
@@ -83,16 +61,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   readonly slots = new Map<object, unknown>();
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();
-  /** Entities changed since the last delivery began (handlers running mid-delivery add to the next one). */
-  private dirty = new Set<TrackedEntity>();
-  private delivering = false;
-  /** When the last tick started (performance.now()), for its successor's lateness. */
-  private lastTickAt: number | undefined;
   private readonly sync = new InterestSync();
+  private readonly ticker = new WorldTicker(this, this.sync);
   /** SDK players that asked for `world:update` room messages instead of schema sync, and the encoding. */
   private readonly sdkUpdates = new WeakMap<OnlinePlayer, UpdateEncoding>();
   private readonly commands = new Map<string, CommandHandler>();
-  private readonly tickWork: Array<(tick: number) => void> = [];
   private readonly joinHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
   private readonly leaveHooks: Array<(player: OnlinePlayer, reason: LeaveReason) => void | Promise<void>> = [];
   private readonly deathHooks: Array<(player: OnlinePlayer) => void | Promise<void>> = [];
@@ -100,63 +73,19 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private readonly startHooks: Array<() => Promise<void>> = [];
   private readonly stopHooks: Array<() => void> = [];
   private unregisterSaver: (() => void) | undefined;
-  /** Reconnection tokens of the seats held for dropped players (onDrop), by token → session id. */
-  private readonly waitingSeats = new Map<string, string>();
-  /** One-time authorisations from the HTTP step of the SDK's reconnect (reconnect-grants.ts). */
-  private readonly reconnectGrants = new ReconnectGrants();
-  /** The principal admitted to resume each seat (admitReconnection), handed to the session by onReconnect. */
-  private readonly resumers = new Map<string, Identity>();
+  /** Seats held for dropped players, and who may resume them (rooms/entry/world-seats.ts). */
+  private readonly seats = new WorldSeats();
+  /** Set once the world is disposed (a player staying on after a leave in combat stops waiting). */
+  private stopped = false;
   private unwatchWorld: (() => void) | undefined;
   /** One of the WORLDS_MIN worlds the server opened itself: it never closes (world-choice.ts STANDING_WORLD). */
   private standing = false;
   /** Counts down while the world is empty; it closes when it runs out (considerClosing). */
   private idleClose: Delayed | undefined;
 
-  constructor() {
-    super();
-    // Colyseus checks nothing about who takes a held seat: the reconnection token alone would do, from any
-    // socket. Every reconnection (SDK socket or /ws adapter) passes here first, with the auth context of the
-    // connection, before Colyseus consumes the seat; a refusal leaves the seat waiting for its owner.
-    const self = this as unknown as { _onJoin: SeatConsumer };
-    const consumeSeat = self._onJoin.bind(this);
-    self._onJoin = async (client, authContext, options) => {
-      const token = options?.reconnectionToken;
-      if (typeof token === 'string' && token.length > 0) await this.admitReconnection(client, authContext, token);
-      return consumeSeat(client, authContext, options);
-    };
-  }
-
-  /** Runs on the matchmaking request: who is joining, and with which of their characters. */
-  static override async onAuth(_token: string, options: WorldJoinOptions, context: AdapterAuthContext): Promise<WorldAuth> {
-    const verified = context[VERIFIED_IDENTITY];
-    // A socket's identity was verified once, at authenticate: entering (again) re-checks its rights.
-    const identity = verified ? await recheckJoiningIdentity(verified) : await authenticateColyseusClient(context);
-    const { db } = gameContext();
-    try {
-      await admitWorldEntry(identity.accountId);
-      if (typeof options.characterId === 'string') await gameContext().leaving.get(options.characterId)?.catch(() => {});
-      let character: Character;
-      if (options.updates !== undefined && !isUpdateEncoding(options.updates)) {
-        throw new GameError('INVALID_REQUEST', `"updates" must be one of ${UPDATE_ENCODINGS.join(', ')}`);
-      }
-      if (options.createCharacter !== undefined) {
-        character = await createCharacterOnEntry(db.em, gameContext().data!, identity.accountId, options.createCharacter);
-      } else if (typeof options.characterId === 'string' && options.characterId.length <= 64) {
-        character = await loadOwnedCharacter(db.em, identity.accountId, options.characterId);
-      } else {
-        throw new GameError('INVALID_REQUEST', 'Join with { characterId } or { createCharacter: { name, templateId? } }');
-      }
-      if (identity.characterId !== undefined && identity.characterId !== character.id) {
-        throw new GameError('CHARACTER_NOT_OWNED', 'This token is bound to another character');
-      }
-      if (gameContext().online.has(character.id)) {
-        throw new GameError('ALREADY_ONLINE', 'That character is already in the world');
-      }
-      return { identity, character, address: context.ip };
-    } catch (error) {
-      if (error instanceof GameError) throw joinRefusal(error.code, error.message);
-      throw error;
-    }
+  /** Runs on the matchmaking request: who is joining, and with which of their characters (rooms/entry/admission.ts). */
+  static override async onAuth(_token: string, options: WorldJoinOptions, context: EntryAuthContext): Promise<WorldAuth> {
+    return admitEntry(options, context);
   }
 
   /**
@@ -192,7 +121,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       for (const [name, handler] of table.commands) this.commands.set(name, handler);
       for (const area of WORLD_AREAS) area.install?.(this);
       for (const hook of this.startHooks) await hook();
-      this.setSimulationInterval(() => this.runTick(), TICK_MS);
+      this.setSimulationInterval(() => this.ticker.run(), TICK_MS);
       this.clock.setInterval(() => void this.beat(), WORLD_HEARTBEAT_SECONDS * 1000);
       this.considerClosing();
       this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
@@ -253,21 +182,14 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const player = this.bySession.get(client.sessionId);
     // A session whose rights ended keeps no seat (session-rights.ts).
     if (!player || code === CloseCode.SERVER_SHUTDOWN || player.removedFor) return;
-    player.path = [];
-    player.state.action = 'disconnected';
-    this.dirty.add(player);
-    for (const hook of this.dropHooks) void (async () => hook(player))().catch((error) => gameContext().logger.error({ err: error, characterId: player.id }, 'a drop hook failed'));
+    this.markAway(player);
     // Colyseus refuses a seat to a client that never acknowledged its join ("not joined"; the SDK's early
     // disconnect) or to a disposing room, and rejects when the grace period runs out: in each case the player
     // simply leaves (onLeave follows). The refusal must be handled here, or it is an unhandled rejection.
-    const token = client.reconnectionToken;
-    this.waitingSeats.set(token, client.sessionId);
     const seat = this.allowReconnection(client, RECONNECT_GRACE_SECONDS);
+    this.seats.held(client, seat, () => {});
     Promise.resolve(seat).catch((reason: unknown) => {
       if (reason instanceof Error) gameContext().logger.debug({ err: reason, characterId: player.id }, 'no reconnection seat held');
-    }).finally(() => {
-      if (this.waitingSeats.get(token) === client.sessionId) this.waitingSeats.delete(token);
-      this.reconnectGrants.forget(token);
     });
   }
 
@@ -279,25 +201,29 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
    * Never throws: across processes a thrown refusal would arrive as a timeout.
    */
   override checkReconnectionToken(reconnectionToken: string): string {
-    const sessionId = this.waitingSeats.get(reconnectionToken);
+    const sessionId = this.seats.sessionOf(reconnectionToken);
     if (sessionId !== undefined && super.hasReservedSeat(sessionId, reconnectionToken)) return sessionId;
     return undefined as unknown as string;
   }
 
   /**
-   * The HTTP step of the SDK's reconnect (`POST /matchmake/reconnect`, which verified `accountId`'s bearer token)
-   * authorises the socket that follows to take the seat without credentials of its own, once and for a few
-   * seconds (reconnect-grants.ts). Called by name through `matchMaker.remoteRoomCall`: never throws.
+   * Authorises the next socket presenting this held seat, once and for a few seconds (rooms/entry/world-seats.ts),
+   * for `identity`, which the caller verified just now: the SDK's reconnect request (rooms/entry/sdk-entry.ts, called
+   * by name through `matchMaker.remoteRoomCall`, so the identity arrives as JSON) or a /ws connection
+   * (rooms/entry/seats.ts). Never throws.
    */
-  authorizeReconnection(sessionId: string, reconnectionToken: string, accountId: string, characterId?: string | null): ReconnectionVerdict {
-    if (typeof sessionId !== 'string' || typeof reconnectionToken !== 'string' || typeof accountId !== 'string') return 'expired';
-    if (this.waitingSeats.get(reconnectionToken) !== sessionId || !super.hasReservedSeat(sessionId, reconnectionToken)) return 'expired';
+  authorizeReconnection(sessionId: string, reconnectionToken: string, identity: Identity): ReconnectionVerdict {
+    if (typeof sessionId !== 'string' || typeof reconnectionToken !== 'string' || typeof identity?.accountId !== 'string') return 'expired';
     const player = this.bySession.get(sessionId);
-    if (player?.accountId !== accountId) return 'forbidden';
-    // A token bound to one character may not resume another's seat.
-    if (typeof characterId === 'string' && characterId !== player.id) return 'forbidden';
-    this.reconnectGrants.grant(sessionId, reconnectionToken, accountId);
-    return 'granted';
+    const owner = player && { accountId: player.accountId, characterId: player.id };
+    return this.seats.authorize(sessionId, reconnectionToken, identity, owner, super.hasReservedSeat(sessionId, reconnectionToken));
+  }
+
+  /** An SDK room socket presenting a held seat, before Colyseus sees it (rooms/entry/resuming-socket.ts). */
+  async admitResumingSocket(sessionId: string, reconnectionToken: string, context: AuthContext): Promise<void> {
+    const player = this.bySession.get(sessionId);
+    const owner = player && { accountId: player.accountId, characterId: player.id };
+    await this.seats.admitResumingSocket(sessionId, reconnectionToken, context, owner, () => super.hasReservedSeat(sessionId, reconnectionToken));
   }
 
   /** Whether a reconnection token belongs to a client that is connected now (the /ws adapter: ALREADY_ONLINE). */
@@ -305,9 +231,12 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     return this.clients.some((client) => client.reconnectionToken === reconnectionToken);
   }
 
-  /** A socket presenting a reconnection token may take only the seat held for that token (never a live one). */
+  /**
+   * Colyseus asks this before a socket takes a seat. One presenting a reconnection token may take only the seat held
+   * for that token (never a live one), and only with the grant `authorizeReconnection` gave it.
+   */
   override hasReservedSeat(sessionId: string, reconnectionToken?: string): boolean {
-    if (typeof reconnectionToken === 'string' && this.waitingSeats.get(reconnectionToken) !== sessionId) return false;
+    if (typeof reconnectionToken === 'string' && !this.seats.admitSocket(sessionId, reconnectionToken)) return false;
     return super.hasReservedSeat(sessionId, reconnectionToken);
   }
 
@@ -316,25 +245,47 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     if (!player) return;
     this.countSends(client);
     player.client = client;
-    const resumer = this.resumers.get(client.sessionId);
-    this.resumers.delete(client.sessionId);
-    sessionResumed(player, resumer);
+    sessionResumed(player, this.seats.takeResumer(client.sessionId));
     player.state.action = 'idle';
     player.interest.clear();
-    this.dirty.add(player);
+    this.ticker.markChanged(player);
     this.sync.attach(client, this.sdkUpdates.get(player));
     client.send('player:sync', player.sync());
   }
 
+  /** A /ws `world:leave` is refused LEAVE_IN_COMBAT within 17 ticks of a hit (rooms/entry/combat-leave.ts). */
+  leaveRefusal(client: Client): GameError | undefined {
+    const player = this.bySession.get(client.sessionId);
+    return player && combatLeaveRefusal(player.lastCombatTick, this.state.tick);
+  }
+
+  /** Gives up the seat held for a dropped player's client now: it leaves at once (session-rights.ts). */
+  releaseSeat(client: Client): void {
+    this.seats.release(client);
+  }
+
   override async onLeave(client: Client, code?: number): Promise<void> {
-    this.resumers.delete(client.sessionId);
+    this.seats.forget(client.sessionId);
     const player = this.bySession.get(client.sessionId);
     if (!player) return;
+    // An SDK client's consented leave in combat: its socket goes, but the character stays until its combat timer
+    // ends, then leaves as below (rooms/entry/combat-leave.ts).
+    const lingering = code === CloseCode.CONSENTED && !player.removedFor ? lingerInCombat(player, () => this.state.tick, () => this.stopped) : undefined;
+    if (lingering) {
+      this.markAway(player);
+      void trackWrite(gameContext(), lingering.then(() => this.removePlayer(client, player, code)));
+      return;
+    }
+    await this.removePlayer(client, player, code);
+  }
+
+  /** The player leaves the world for good: saved, its session closed, its world claim released. */
+  private async removePlayer(client: Client, player: OnlinePlayer, code: number | undefined): Promise<void> {
     this.bySession.delete(client.sessionId);
     this.online.delete(player.id);
     this.state.players.delete(player.id);
     this.grid.remove(player);
-    this.dirty.delete(player);
+    this.ticker.forget(player);
     const reason: LeaveReason = player.removedFor
       ?? (code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected');
     const context = gameContext();
@@ -362,7 +313,16 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     }
   }
 
+  /** The player's connection is gone but it stays in the world (a held seat, a leave in combat). */
+  private markAway(player: OnlinePlayer): void {
+    player.path = [];
+    player.state.action = 'disconnected';
+    this.ticker.markChanged(player);
+    for (const hook of this.dropHooks) void (async () => hook(player))().catch((error) => gameContext().logger.error({ err: error, characterId: player.id }, 'a drop hook failed'));
+  }
+
   override onDispose(): void {
+    this.stopped = true;
     for (const hook of this.stopHooks) hook();
     this.idleClose?.clear();
     this.unregisterSaver?.();
@@ -405,38 +365,12 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     await this.disconnect();
   }
 
-  /**
-   * Who may take a held seat: a connection that presents a valid token of the same account (the /ws adapter
-   * verified it at `authenticate`; an SDK socket sends `Authorization: Bearer` on its upgrade request), or a socket
-   * without credentials right after the SDK's reconnect request authorised the seat (a browser: no headers on a
-   * WebSocket). Any grant is used up here, whichever way the socket is admitted.
-   */
-  private async admitReconnection(client: Client, authContext: AdapterAuthContext, reconnectionToken: string): Promise<void> {
-    const player = this.bySession.get(client.sessionId);
-    if (!player || this.waitingSeats.get(reconnectionToken) !== client.sessionId) throw invalidReconnectionToken();
-    const granted = this.reconnectGrants.take(client.sessionId, reconnectionToken);
-    const presentsCredentials = authContext[VERIFIED_IDENTITY] !== undefined || authContext.headers?.has('authorization') === true;
-    if (granted !== undefined && !presentsCredentials) {
-      // The HTTP step verified the account's token (and its character binding) a moment ago.
-      if (granted !== player.accountId) throw joinRefusal('FORBIDDEN', 'That session belongs to another account');
-    } else {
-      // The /ws adapter's identity was verified at authenticate, maybe long ago: its rights are checked again.
-      const presented = authContext[VERIFIED_IDENTITY] ?? await authenticateColyseusClient(authContext).catch(refuseJoin);
-      this.resumers.set(client.sessionId, await admitResumer(player, presented));
-    }
-    // The verification awaited: the grace period may have run out meanwhile.
-    if (!this.hasReservedSeat(client.sessionId, reconnectionToken)) {
-      this.resumers.delete(client.sessionId);
-      throw invalidReconnectionToken();
-    }
-  }
-
-  /** For the /ws adapter: a reconnecting socket must belong to the same account as the held seat. */
-  sessionBelongsTo(sessionId: string, accountId: string): boolean {
-    return this.bySession.get(sessionId)?.accountId === accountId;
-  }
-
   // ---- WorldApi, for the feature modules ----
+
+  /** The players in the world now (the tick's observers). */
+  get onlinePlayers(): ReadonlyMap<string, OnlinePlayer> {
+    return this.online;
+  }
 
   context(): GameContext {
     return gameContext();
@@ -462,11 +396,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   }
 
   markChanged(entity: TrackedEntity): void {
-    this.dirty.add(entity);
+    this.ticker.markChanged(entity);
   }
 
   onTick(work: (tick: number) => void): void {
-    this.tickWork.push(work);
+    this.ticker.work.push(work);
   }
 
   onPlayerJoin(hook: (player: OnlinePlayer) => void | Promise<void>): void {
@@ -492,7 +426,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     else if (entity.kind === 'fire') this.state.fires.set(entity.id, entity.state as never);
     else throw new Error(`addEntity does not place ${entity.kind} entities`);
     this.grid.insert(entity);
-    this.dirty.add(entity);
+    this.ticker.markChanged(entity);
   }
 
   removeEntity(entity: WorldEntity): void {
@@ -501,7 +435,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     else if (entity.kind === 'npc') this.state.npcs.delete(entity.id);
     else if (entity.kind === 'fire') this.state.fires.delete(entity.id);
     this.grid.remove(entity);
-    this.dirty.delete(entity);
+    this.ticker.forget(entity);
   }
 
   movePlayer(player: OnlinePlayer, tile: Tile): void {
@@ -510,7 +444,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     player.path = [];
     player.placeAt(tile);
     this.grid.move(player, fromX, fromZ);
-    this.dirty.add(player);
+    this.ticker.markChanged(player);
   }
 
   onPlayerDropped(hook: (player: OnlinePlayer) => void | Promise<void>): void {
@@ -553,52 +487,6 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       z: Math.round(character.positionZ / this.data.world.tileSize),
     };
     return this.blocked.isBlocked(tile.x, tile.z) ? { x: home.x, z: home.z } : tile;
-  }
-
-  private runTick(): void {
-    // An overloaded world skips a tick rather than piling deliveries on top of each other.
-    if (this.delivering) return;
-    const metrics = gameContext().metrics;
-    const stopTimer = metrics.timeTick(this.roomId);
-    const startedAt = performance.now();
-    const latenessSeconds = this.lastTickAt === undefined ? undefined : Math.max(0, startedAt - this.lastTickAt - TICK_MS) / 1000;
-    this.lastTickAt = startedAt;
-    const tick = ++this.state.tick;
-    for (const work of this.tickWork) {
-      try {
-        work(tick);
-      } catch (error) {
-        gameContext().logger.error({ err: error, tick }, 'tick work failed');
-      }
-    }
-    const workMs = performance.now() - startedAt;
-    const dirty = this.dirty;
-    this.dirty = new Set();
-    this.sync.beginTick(dirty);
-    const observers = [...this.online.values()];
-    let interestMs = 0;
-    this.delivering = true;
-    const deliverTo = (index: number) => {
-      const player = observers[index];
-      if (this.online.get(player.id) !== player) return;
-      const before = performance.now();
-      const diff = player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius);
-      interestMs += performance.now() - before;
-      this.sync.deliver(player.client, tick, diff, player.interest.visible);
-    };
-    const delivered = () => {
-      this.delivering = false;
-      const patchStarted = performance.now();
-      this.broadcastPatch();
-      const costs = this.sync.costs;
-      metrics.tickPhases({
-        work: workMs / 1000, interest: interestMs / 1000, encode: costs.encodeMs / 1000, send: costs.sendMs / 1000,
-        patch: (performance.now() - patchStarted) / 1000, latenessSeconds, jsonBytes: costs.jsonBytes, jsonPlayers: costs.jsonObservers,
-        sampledPlayers: costs.sampled, naiveSnapshotBytes: costs.naiveSnapshotBytes, bitpackedBoundBytes: costs.bitpackedBoundBytes,
-      });
-      stopTimer();
-    };
-    runInSlices(observers.length, deliverTo, delivered, { sliceMs: DELIVERY_SLICE_MS, checkEvery: DELIVERY_CHECK, finishBy: startedAt + TICK_MS / 2 });
   }
 
   /**

@@ -12,19 +12,22 @@ export class JoinRefusal extends ServerError {
   readonly refusalCode: string;
   /** The message for people, without the code. */
   readonly detail: string;
+  /** The refusal's details (e.g. `retryAfterSeconds`), passed on to /ws clients. */
+  readonly details: Record<string, unknown> | undefined;
 
   /** `status`: the table's, unless the room answers a code with its own (a trade room refuses every join with 403). */
-  constructor(code: string, message: string, status: number = refusalStatus(code)) {
+  constructor(code: string, message: string, status: number = refusalStatus(code), details?: Record<string, unknown>) {
     super(status, `${code}: ${message}`);
     this.name = 'JoinRefusal';
     this.refusalCode = code;
     this.detail = message;
+    this.details = details;
   }
 }
 
 /** A join refusal as Colyseus expects it, with the status of the code. */
-export function joinRefusal(code: string, message: string): JoinRefusal {
-  return new JoinRefusal(code, message);
+export function joinRefusal(code: string, message: string, details?: Record<string, unknown>): JoinRefusal {
+  return new JoinRefusal(code, message, refusalStatus(code), details);
 }
 
 /**
@@ -32,14 +35,14 @@ export function joinRefusal(code: string, message: string): JoinRefusal {
  * as a JoinRefusal, anything else unchanged. Use as `.catch(refuseJoin)`.
  */
 export function refuseJoin(error: unknown): never {
-  if (error instanceof GameError) throw joinRefusal(error.code, error.message);
+  if (error instanceof GameError) throw joinRefusal(error.code, error.message, error.details);
   throw error;
 }
 
 /** Reads the stable code back out of anything a join or handler threw: a field, never the message text. */
-export function codedError(error: unknown): { code: string; message: string } {
-  if (error instanceof GameError) return { code: error.code, message: error.message };
-  if (error instanceof JoinRefusal) return { code: error.refusalCode, message: error.detail };
+export function codedError(error: unknown): { code: string; message: string; details?: Record<string, unknown> } {
+  if (error instanceof GameError) return { code: error.code, message: error.message, details: error.details };
+  if (error instanceof JoinRefusal) return { code: error.refusalCode, message: error.detail, details: error.details };
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown })?.code;
   if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return { code, message };

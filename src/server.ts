@@ -20,7 +20,7 @@ import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { forgetAllWorlds, forgetUnlistedWorlds } from './db/worlds.ts';
-import { listWorlds, STANDING_WORLD, WORLD_ROOM } from '../rooms/world/world-choice.ts';
+import { listWorlds, STANDING_WORLD, WORLD_ROOM } from '../rooms/entry/world-choice.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp, JSON_BODY_LIMIT } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
@@ -177,7 +177,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   // Matchmaking refusals are 4xx problem details with stable codes, never Colyseus' 52x codes (matchmaker-errors.ts).
   installMatchmakerRefusals(logger);
   colyseus.router = createRouter({}, { onResponse: matchmakerProblemResponse });
-  // Fullest first: joinOrCreate fills the open worlds before opening another (rooms/world/world-choice.ts).
+  // Fullest first: joinOrCreate fills the open worlds before opening another (rooms/entry/world-choice.ts).
   colyseus.define(WORLD_ROOM, WorldRoom).sortBy({ clients: -1 });
   colyseus.define('trade', TradeRoom);
 

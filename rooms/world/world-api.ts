@@ -2,6 +2,7 @@
  * What the WorldRoom offers the message areas that make up the game (rooms/world/area.ts): their handlers get it
  * as `world`, and their `install` registers tick work and join / leave / drop / death / start hooks through it.
  */
+import type { Client } from '@colyseus/core';
 import type { GameContext } from '../../src/context.ts';
 import type { BlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
@@ -55,6 +56,8 @@ export interface WorldApi {
    * the world, marked disconnected): what needs a connected player ends now (trade requests, an open trade).
    */
   onPlayerDropped(hook: (player: OnlinePlayer) => void | Promise<void>): void;
+  /** Gives up the seat held for a dropped player's client: the player leaves the world now (its rights ended). */
+  releaseSeat(client: Client): void;
   /** Runs when a player dies, before the death is resolved (e.g. an open trade is cancelled). */
   onPlayerDied(hook: (player: OnlinePlayer) => void | Promise<void>): void;
   /** Tells every feature that the player died (called by whatever killed it). */

@@ -41,6 +41,8 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
   CHARACTER_NOT_OWNED: 403,
   TEMPLATE_NOT_FOUND: 404,
   ALREADY_ONLINE: 409,
+  // a join while the character lingers in the world it left during combat (docs/protocol.md)
+  LEAVE_IN_COMBAT: 409,
   NAME_TAKEN: 409,
   CHARACTER_LIMIT: 409,
   CHARACTER_ONLINE: 409,

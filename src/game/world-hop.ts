@@ -22,7 +22,7 @@ export interface HopSituation {
 }
 
 export interface HopRefusal {
-  code: 'HOP_SAME_WORLD' | 'HOP_WHILE_TRADING' | 'HOP_IN_DIALOGUE' | 'HOP_IN_COMBAT';
+  code: 'HOP_SAME_WORLD' | 'HOP_WHILE_TRADING' | 'HOP_IN_DIALOGUE' | 'HOP_IN_COMBAT' | 'LEAVE_IN_COMBAT';
   message: string;
   details?: Record<string, unknown>;
 }
@@ -39,4 +39,18 @@ export function hopRefusal(s: HopSituation): HopRefusal | undefined {
     };
   }
   return undefined;
+}
+
+/**
+ * Whether the character may leave the world now (docs/protocol.md "Entering and leaving the world"): as in RuneScape,
+ * not within HOP_COMBAT_TICKS of the last hit it gave or took — leaving and entering again must not dodge the rule
+ * that holds back a hop. `retryAfterSeconds` says when it may.
+ */
+export function leaveRefusal(lastCombatTick: number, tick: number): HopRefusal | undefined {
+  const waitTicks = lastCombatTick + HOP_COMBAT_TICKS - tick;
+  if (waitTicks <= 0) return undefined;
+  return {
+    code: 'LEAVE_IN_COMBAT', message: `You cannot leave the world within ${HOP_COMBAT_TICKS} ticks of combat`,
+    details: { retryAfterSeconds: Math.ceil((waitTicks * TICK_MS) / 1000) },
+  };
 }

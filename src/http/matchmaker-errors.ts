@@ -10,9 +10,8 @@
  * - `matchmakerProblemResponse` (the router's `onResponse`) rewrites every error response of that router into
  *   `application/problem+json`. The body keeps an `error` member ("CODE: message"): the Colyseus SDK reads it as
  *   the message of the `MatchMakeError` it rejects with (whose `code` is the HTTP status).
- * - `reconnect` needs the bearer token of the account whose seat it names, and authorises the room socket that
- *   follows to take the seat once without credentials of its own (browsers cannot send headers on a WebSocket):
- *   see rooms/world/reconnect-grants.ts.
+ * - World entries and `reconnect` are world membership (rooms/entry/sdk-entry.ts): the same world choice as a
+ *   /ws entry, and a reconnection authorised for the bearer token's account only (rooms/entry/reconnect-grants.ts).
  * - `limitMatchmakerBodies` reads matchmaking bodies with the REST API's JSON body limit (413 above it).
  */
 import type { Server as HttpServer, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -20,9 +19,7 @@ import { ErrorCode, matchMaker, ServerError, type AuthContext } from '@colyseus/
 import express from 'express';
 import { GameError, refusalStatus } from '../game/refusal.ts';
 import { JoinRefusal } from '../../rooms/game-error.ts';
-import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from '../../rooms/world/reconnect-grants.ts';
-import { reserveWorldSeat, WORLD_ROOM } from '../../rooms/world/world-choice.ts';
-import { authenticateColyseusClient } from '../auth/colyseus.ts';
+import { enterWorld, isWorldEntry, reconnectOwnSeat } from '../../rooms/entry/sdk-entry.ts';
 import type { Logger } from '../logger.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
 import { BODY_PARSER_ERRORS } from './errors.ts';
@@ -102,36 +99,13 @@ function checkCall(controller: Controller, method: string, target: string, optio
 
 let installedLogger: Logger | undefined;
 
-interface SeatReservation {
-  roomId: string;
-  sessionId: string;
-}
-
-/**
- * `reconnect`, for the caller's own seat only: the bearer token is verified like the socket's (valid, not revoked,
- * the account's rights), the seat is looked up, and the room (on whichever process hosts it) checks that the seat
- * is the account's (and the token's character, for a character-bound token) and records the one-time
- * authorisation for the socket that follows.
- */
-async function reconnectOwnSeat(target: string, options: { reconnectionToken: string }, auth: AuthContext): Promise<SeatReservation> {
-  const identity = await authenticateColyseusClient(auth);
-  const reservation = (await matchMaker.reconnect(target, options)) as SeatReservation;
-  const verdict = (await matchMaker.remoteRoomCall(
-    reservation.roomId, AUTHORIZE_RECONNECTION, [reservation.sessionId, options.reconnectionToken, identity.accountId, identity.characterId ?? null],
-  )) as ReconnectionVerdict | undefined;
-  if (verdict === 'forbidden') throw refusal('FORBIDDEN', 'That session belongs to another account');
-  // The grace period ran out in between (or the room holds no seats of this kind).
-  if (verdict !== 'granted') throw new ServerError(ErrorCode.MATCHMAKE_EXPIRED, 'reconnection token invalid or expired');
-  return reservation;
-}
-
 /** The controller's `invokeMethod`, as installed: checks the call, maps whatever the matchmaker throws. */
 async function invokeMethod(this: Controller, method: string, target: string, options: unknown = {}, auth?: unknown): Promise<unknown> {
   checkCall(this, method, target, options);
   try {
+    // Entering a world and reconnecting are world membership (rooms/entry/sdk-entry.ts).
     if (method === 'reconnect') return await reconnectOwnSeat(target, options as { reconnectionToken: string }, auth as AuthContext);
-    // The world the client asks for, or the one the matchmaker picks (rooms/world/world-choice.ts).
-    if (target === WORLD_ROOM && (method === 'join' || method === 'joinOrCreate')) return await reserveWorldSeat(options as Record<string, unknown>, auth as AuthContext);
+    if (isWorldEntry(method, target)) return await enterWorld(options as Record<string, unknown>, auth as AuthContext);
     return await (matchMaker as unknown as Record<string, MatchmakeMethod>)[method](target, options, auth);
   } catch (error) {
     throw classifyMatchmakerError(error, method, target, installedLogger!);
@@ -140,8 +114,8 @@ async function invokeMethod(this: Controller, method: string, target: string, op
 
 /**
  * Installs `invokeMethod` on the matchmaking controller (a process-wide singleton, so the latest server's logger
- * is used). It replaces any earlier wrapper — it checks the exposed methods itself — so call it after anything else
- * that configures the controller (the origin policy trims `exposedMethods`).
+ * is used). It is the only code that replaces it, and it reads `exposedMethods` (trimmed by the origin policy,
+ * cors.ts) on each call, so the two may be installed in either order.
  */
 export function installMatchmakerRefusals(logger: Logger): void {
   installedLogger = logger;

@@ -8,7 +8,7 @@ import { matchMaker } from '@colyseus/core';
 import type { Request } from 'express';
 import type { Database } from '../db/database.ts';
 import { worldRoomOfAccount } from '../db/worlds.ts';
-import { findWorld } from '../../rooms/world/world-choice.ts';
+import { findWorld } from '../../rooms/entry/world-choice.ts';
 import { bearerToken } from '../auth/middleware.ts';
 
 /** The request's bearer token as the /api gate reads it; undefined when absent or malformed (the gate refuses those). */

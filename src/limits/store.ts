@@ -27,6 +27,8 @@ export interface Limiter {
   consume(key: string): Promise<LimitDecision>;
   /** Milliseconds until a key that went over the limit is let through again (0: not blocked); consumes nothing. */
   blockedMs(key: string): Promise<number>;
+  /** Milliseconds until the next `consume` of the key would be allowed (0: it would be now); consumes nothing. */
+  spentMs(key: string): Promise<number>;
   /** The caller refused a key `blockedMs` found blocked: reported as a refusal of this limit, as `consume`'s are. */
   refusedWhileBlocked(): void;
   /** Forgets a key (tests, or an operator unblocking an address). */
@@ -94,6 +96,15 @@ class FlexibleLimiter implements Limiter {
     }
   }
 
+  async spentMs(key: string): Promise<number> {
+    try {
+      const res = await this.limiter.get(key);
+      return res !== null && res.consumedPoints >= this.spec.points ? Math.max(1, res.msBeforeNext) : 0;
+    } catch {
+      return 0; // the store failed: as consume, let the request through
+    }
+  }
+
   refusedWhileBlocked(): void {
     this.onReject?.(this.spec.name);
   }
@@ -115,6 +126,10 @@ class UnlimitedLimiter implements Limiter {
   }
 
   async blockedMs(): Promise<number> {
+    return 0;
+  }
+
+  async spentMs(): Promise<number> {
     return 0;
   }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WORLD_AREAS } from '../../rooms/world/areas.ts';
 import { combineAreas } from '../../rooms/world/message-table.ts';
-import { CONNECTION_EVENTS } from '../transport/connection-events.ts';
+import { HOP_MOVER, MEMBERSHIP_EVENTS, MEMBERSHIP_INPUTS, MEMBERSHIP_STATES, MEMBERSHIP_STEPS, MEMBERSHIP_TABLE } from '../../rooms/entry/membership-states.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARCHITECTURE_DOC = path.join(ROOT, 'docs/architecture.md');
@@ -31,15 +31,21 @@ export function areaModules(): Map<string, string> {
 }
 
 /**
- * The markdown table: one row per client event (the /ws connection's own, then the world's), with its area, module
- * and refusal event. The TradeRoom handles the four trade actions with the trade area's very entries.
+ * The markdown table: one row per client event (the /ws connection's authentication, the ways into and out of a
+ * world, then the world's events), with its area, module and refusal event. The TradeRoom handles the four trade
+ * actions with the trade area's very entries; a `world:hop` the world approves is carried out by the membership.
  */
 export function renderEventIndex(): string {
   const modules = areaModules();
   const { messages, commands } = combineAreas(WORLD_AREAS);
   const rows = [
-    ...CONNECTION_EVENTS.map((type) => `| \`${type}\` | (the /ws connection, before any room) | src/transport/json-connection.ts | \`error\` |`),
-    ...[...messages].map(([type, route]) => `| \`${type}\` | ${route.area} | ${modules.get(route.area) ?? '?'} | \`${route.entry.refusal}\` |`),
+    '| `authenticate` | (the /ws connection, before any room) | src/transport/json-connection.ts | `error` |',
+    ...MEMBERSHIP_EVENTS.map((row) => `| ${row.event} | ${row.area} | ${row.module} | ${row.refusal} |`),
+    ...[...messages].map(([type, route]) => {
+      const module = modules.get(route.area) ?? '?';
+      const moved = type === 'world:hop' ? ` (approval); the move: ${HOP_MOVER} (/ws)` : '';
+      return `| \`${type}\` | ${route.area} | ${module}${moved} | \`${route.entry.refusal}\` |`;
+    }),
   ];
   const commandRows = WORLD_AREAS.flatMap((area) => Object.keys(area.commands ?? {}).map((name) => `| \`/${name}\` | ${area.name} | ${modules.get(area.name) ?? '?'} |`));
   if (commandRows.length !== commands.size) throw new Error('a command is declared twice');
@@ -56,19 +62,47 @@ export function renderEventIndex(): string {
   ].join('\n');
 }
 
-const BEGIN_MARKER = '<!-- events:begin -->';
-const END_MARKER = '<!-- events:end -->';
+/**
+ * The membership state machine (rooms/entry/membership-states.ts) as a table: per state, what each input does
+ * there (→ the next states, forwarded, refused with its code, ignored), then where the server's own steps lead.
+ */
+export function renderMembershipTable(): string {
+  const cell = (state: (typeof MEMBERSHIP_STATES)[number], input: (typeof MEMBERSHIP_INPUTS)[number]): string => {
+    const outcome = MEMBERSHIP_TABLE[state][input];
+    if (!outcome) return '·';
+    if (outcome.kind === 'go') return `→ ${outcome.to.join(' / ')}${outcome.unless ? ` (refused ${outcome.unless})` : ''}`;
+    if (outcome.kind === 'refuse') return `\`${outcome.code}\``;
+    return outcome.kind === 'forward' ? 'forwarded' : 'ignored';
+  };
+  return [
+    `| State | ${MEMBERSHIP_INPUTS.join(' | ')} | ends in (its own steps) |`,
+    `|---|${MEMBERSHIP_INPUTS.map(() => '---').join('|')}|---|`,
+    ...MEMBERSHIP_STATES.map((state) => `| **${state}** | ${MEMBERSHIP_INPUTS.map((input) => cell(state, input)).join(' | ')} | ${MEMBERSHIP_STEPS[state]?.join(' / ') ?? ''} |`),
+  ].join('\n');
+}
 
-/** `markdown` with the text between its event-index markers replaced (an error when the markers are gone). */
+/** `markdown` with the text between `<!-- name:begin -->` and `<!-- name:end -->` replaced (an error when gone). */
+export function withBlock(markdown: string, name: string, content: string): string {
+  const beginMarker = `<!-- ${name}:begin -->`;
+  const endMarker = `<!-- ${name}:end -->`;
+  const begin = markdown.indexOf(beginMarker);
+  const end = markdown.indexOf(endMarker);
+  if (begin < 0 || end < begin) throw new Error(`docs/architecture.md has no ${beginMarker} … ${endMarker} block`);
+  return `${markdown.slice(0, begin + beginMarker.length)}\n${content}\n${markdown.slice(end)}`;
+}
+
+/** `markdown` with its event index replaced. */
 export function withEventIndex(markdown: string, index: string): string {
-  const begin = markdown.indexOf(BEGIN_MARKER);
-  const end = markdown.indexOf(END_MARKER);
-  if (begin < 0 || end < begin) throw new Error(`docs/architecture.md has no ${BEGIN_MARKER} … ${END_MARKER} block`);
-  return `${markdown.slice(0, begin + BEGIN_MARKER.length)}\n${index}\n${markdown.slice(end)}`;
+  return withBlock(markdown, 'events', index);
+}
+
+/** The generated parts of docs/architecture.md, brought up to date. */
+export function withGeneratedBlocks(markdown: string): string {
+  return withBlock(withEventIndex(markdown, renderEventIndex()), 'membership', renderMembershipTable());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const doc = fs.readFileSync(ARCHITECTURE_DOC, 'utf8');
-  fs.writeFileSync(ARCHITECTURE_DOC, withEventIndex(doc, renderEventIndex()));
-  console.log('docs/architecture.md: event index written');
+  fs.writeFileSync(ARCHITECTURE_DOC, withGeneratedBlocks(doc));
+  console.log('docs/architecture.md: event index and membership table written');
 }

@@ -5,13 +5,17 @@
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { CloseCode, createAuthContext, ErrorCode, getMessageBytes, Protocol } from '@colyseus/core';
 import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
+import { admitResumingSocket, resumingSocketOf } from '../../rooms/entry/resuming-socket.ts';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Cluster } from '../cluster/cluster.ts';
 import { relayedAddress } from '../cluster/ws-relay.ts';
 import type { ConnectionCaps, ConnectionTicket } from './connection-caps.ts';
 import { WS_CLOSE } from '../close-codes.ts';
-import { JsonConnection, type ConnectionServices, type VerifiedIdentity } from './json-connection.ts';
+import { sdkSocketServer } from '../colyseus-seams.ts';
+import type { Identity } from '../auth/tokens.ts';
+import { JsonConnection, type ConnectionServices } from './json-connection.ts';
 import { clientAddressOf } from './socket-address.ts';
 import { SlicedQueue } from '../sliced-queue.ts';
 
@@ -97,7 +101,7 @@ class JsonEndpoint {
     // Relayed by an entry process (signed address): it enters a world here, or asks that process to move it.
     const relayed = this.cluster !== undefined && relayedAddress(request, this.cluster.relaySecret) !== undefined;
     const token = bearerToken(request);
-    let preauthorized: { token: string; identity: VerifiedIdentity } | undefined;
+    let preauthorized: { token: string; identity: Identity } | undefined;
     if (token) {
       try {
         const { identity } = await this.services.authenticate(token, clientAddressOf(request));
@@ -153,14 +157,30 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
   const json = new JsonEndpoint(options.services, options.cluster, options.observeInboundWait);
   const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
 
-  // Runs before the ws transport's own upgrade listener; it only handles what that one is told to skip.
+  // Every upgrade is handled by the listener below; the ws transport's own listener is told to skip them all.
   const transportOptions: TransportOptions = { noServer: true, maxPayload: MAX_FRAME_BYTES };
   const transport = new WebSocketTransport(transportOptions) as GameTransport;
-  // SDK room sockets: what the ws transport's own upgrade listener does (no beforeUpgrade is configured), done
-  // here once the connection caps have admitted the socket, which needs an await (Redis).
-  const sdkServer = (transport as unknown as { wss: WebSocketServer }).wss;
+  // SDK room sockets: what the ws transport's own upgrade listener does (no beforeUpgrade is configured), done here
+  // once the connection caps (an await: Redis) and, for a socket presenting a held seat, the world (an await: its
+  // token) have admitted it. A refused seat is answered as Colyseus answers a refused join: an ERROR frame, then the
+  // close code of a failed reconnection.
+  const sdkServer = sdkSocketServer(transport);
   const sdkUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
     sdkServer.handleUpgrade(request, socket, head, (ws) => sdkServer.emit('connection', ws, request));
+  const sdkRefusal = (request: IncomingMessage, socket: Duplex, head: Buffer, error: { code?: unknown; message?: unknown }) =>
+    sdkServer.handleUpgrade(request, socket, head, (ws) => {
+      ws.send(getMessageBytes[Protocol.ERROR](typeof error.code === 'number' ? error.code : ErrorCode.MATCHMAKE_UNHANDLED, String(error.message ?? '')));
+      ws.close(CloseCode.FAILED_TO_RECONNECT);
+    });
+  const sdkConnect = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const resuming = resumingSocketOf(request.url);
+    if (!resuming) return sdkUpgrade(request, socket, head);
+    const context = createAuthContext({ headers: request.headers as Record<string, string>, remoteAddress: request.socket.remoteAddress });
+    void admitResumingSocket(resuming, context).then(
+      () => (socket.destroyed ? undefined : sdkUpgrade(request, socket, head)),
+      (error: unknown) => (socket.destroyed ? undefined : sdkRefusal(request, socket, head, error as { code?: unknown; message?: unknown })),
+    );
+  };
   const caps = options.caps;
 
   options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -169,7 +189,7 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
     const relayed = options.cluster !== undefined && relayedAddress(request, options.cluster.relaySecret) !== undefined;
     if (!caps || (relayed && !isJson)) {
       if (isJson) void json.upgrade(request, socket, head).catch(() => socket.destroy());
-      else if (caps) sdkUpgrade(request, socket, head);
+      else sdkConnect(request, socket, head);
       return;
     }
     socket.on('error', () => socket.destroy());
@@ -181,14 +201,11 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
       if (socket.destroyed) return admission.ticket.release();
       socket.once('close', () => admission.ticket.release());
       if (isJson) return json.upgrade(request, socket, head, admission.ticket);
-      sdkUpgrade(request, socket, head);
+      sdkConnect(request, socket, head);
     }).catch(() => socket.destroy());
   });
 
-  transport.attachToServer(options.server, {
-    // With caps, SDK upgrades are completed by the listener above instead.
-    filter: (request) => !caps && !isJsonPath(request) && options.originAllowed(request.headers.origin),
-  });
+  transport.attachToServer(options.server, { filter: () => false });
   const shutdown = transport.shutdown.bind(transport);
   let jsonClosed: Promise<void> | undefined;
   // Colyseus calls shutdown() without awaiting it; the server's close() awaits socketsClosed().

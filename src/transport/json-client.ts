@@ -7,6 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { ClientState, Protocol, type Client, type ClientPrivate, type ISendOptions } from '@colyseus/core';
+import { markJoined } from '../colyseus-seams.ts';
 import { CLIENT_LINK, type ClientLink, type TextFrame, type WorldHop } from '../../rooms/client-link.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
@@ -66,8 +67,7 @@ export class JsonClient implements Client, ClientPrivate {
     if (data[0] === Protocol.JOIN_ROOM && this.state === ClientState.JOINING) {
       // The join is complete. An SDK client would acknowledge it and get the encoded full state in return; this
       // client reads JSON events only, so it is marked joined here (what the room does on that acknowledgement).
-      this.state = ClientState.JOINED;
-      this._enqueuedMessages = undefined;
+      markJoined(this);
     }
   }
 

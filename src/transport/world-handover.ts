@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { WS_CLOSE } from '../close-codes.ts';
 import { openUpstream, sendableCode, type UpstreamOptions } from '../cluster/ws-relay.ts';
 import { GameError } from '../game/refusal.ts';
+import { HandoverFailure } from '../../rooms/entry/membership-port.ts';
 import { encodeEnvelope } from './envelope.ts';
 
 /** Server-to-server only: a relayed connection asks its entry process to enter another world for it. */
@@ -28,17 +29,6 @@ export interface HandoverEvents {
   move(data: Record<string, unknown>): void;
   /** The upstream closed after the entry; `lost` when it vanished (closed without a close frame). */
   closed(code: number, reason: string, lost: boolean): void;
-}
-
-/** The upstream could not be reached, or refused the socket itself (401/403). */
-export class HandoverFailure extends Error {
-  readonly closeCode: number;
-  readonly unreachable: boolean;
-  constructor(message: string, closeCode: number, unreachable: boolean) {
-    super(message);
-    this.closeCode = closeCode;
-    this.unreachable = unreachable;
-  }
 }
 
 function parse(text: string): { type?: unknown; data?: Record<string, unknown> } | undefined {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { WORLD_AREAS } from '../../rooms/world/areas.ts';
 import { combineAreas } from '../../rooms/world/message-table.ts';
 import { on, defineArea } from '../../rooms/world/area.ts';
-import { ARCHITECTURE_DOC, areaModules, renderEventIndex, withEventIndex } from '../../src/tools/architecture-docs.ts';
+import { ARCHITECTURE_DOC, areaModules, renderEventIndex, withEventIndex, withGeneratedBlocks } from '../../src/tools/architecture-docs.ts';
 import { TRADE_ROOM_MESSAGES } from '../../rooms/trade/messages.ts';
 import { CONNECTION_EVENTS } from '../../src/transport/connection-events.ts';
 import { z } from 'zod';
@@ -73,5 +73,18 @@ describe('architecture: the message table', () => {
   it('docs/architecture.md\'s event index is the one the table generates (npm run docs:architecture)', () => {
     const doc = fs.readFileSync(ARCHITECTURE_DOC, 'utf8');
     assert.equal(doc, withEventIndex(doc, renderEventIndex()), 'stale event index: run npm run docs:architecture');
+  });
+
+  it('docs/architecture.md draws the membership state machine of rooms/entry/membership-states.ts (npm run docs:architecture)', () => {
+    const doc = fs.readFileSync(ARCHITECTURE_DOC, 'utf8');
+    assert.equal(doc, withGeneratedBlocks(doc), 'stale membership table: run npm run docs:architecture');
+  });
+
+  it('the ways into and out of a world each have a row naming the membership module', () => {
+    const index = renderEventIndex();
+    for (const event of ['`world:enter`', '`world:leave`', '`world:hop`', 'SDK `join`', 'SDK `reconnect`', 'SDK `room.leave()`']) {
+      const row = index.split('\n').find((line) => line.startsWith(`| ${event}`));
+      assert.ok(row && /rooms\/entry\//.test(row), `${event}: ${row}`);
+    }
   });
 });

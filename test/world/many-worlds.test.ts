@@ -10,7 +10,7 @@ import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpe
 import { json } from '../helpers/http.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
-import { listWorlds, pickWorld } from '../../rooms/world/world-choice.ts';
+import { listWorlds, pickWorld } from '../../rooms/entry/world-choice.ts';
 
 const METRICS_TOKEN = 'many-worlds-scraper';
 

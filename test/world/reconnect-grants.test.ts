@@ -1,6 +1,6 @@
-/** The one-time authorisations behind browser SDK reconnection (rooms/world/reconnect-grants.ts), on a fake clock. */
+/** The one-time authorisations behind browser SDK reconnection (rooms/entry/reconnect-grants.ts), on a fake clock. */
 import assert from 'node:assert/strict';
-import { ReconnectGrants } from '../../rooms/world/reconnect-grants.ts';
+import { ReconnectGrants } from '../../rooms/entry/reconnect-grants.ts';
 
 describe('reconnection grants', () => {
   let now = 0;

@@ -11,7 +11,6 @@
  * never by agent tokens, never by what an agent sends through REST, and it is dropped when the session is resumed
  * by a reconnection.
  */
-import type { Client } from '@colyseus/core';
 import { z } from 'zod';
 import { agentActor } from '../../../src/agents/actor.ts';
 import { AuthError } from '../../../src/auth/errors.ts';
@@ -20,7 +19,6 @@ import type { Identity } from '../../../src/auth/tokens.ts';
 import { ROOM_CLOSE } from '../../../src/close-codes.ts';
 import { gameContext } from '../../../src/context.ts';
 import { GameError } from '../../../src/game/refusal.ts';
-import { joinRefusal } from '../../game-error.ts';
 import type { OnlinePlayer } from '../online-player.ts';
 import { PlayerSlot, defineArea, on, type HandlerContext } from '../area.ts';
 import type { WorldApi } from '../world-api.ts';
@@ -40,19 +38,6 @@ const sessions = new PlayerSlot<PlayerSession | undefined>('session', () => unde
 /** The identity the world session of this player acts for (its token's, or the one it renewed to). */
 export function sessionIdentity(player: OnlinePlayer): Identity | undefined {
   return sessions.peek(player)?.identity;
-}
-
-/**
- * Entering the world with an identity the /ws adapter verified earlier (at `authenticate`): its rights are checked
- * again (expiry, account, player role, agent revocation), with the current roles. A join refusal when they ended.
- */
-export async function recheckJoiningIdentity(identity: Identity): Promise<Identity> {
-  try {
-    return await gameContext().auth.recheckIdentity(identity);
-  } catch (error) {
-    if (error instanceof AuthError) throw joinRefusal(error.code, error.message);
-    throw error;
-  }
 }
 
 /**
@@ -95,21 +80,6 @@ export function holdsElevation(player: OnlinePlayer): boolean {
 }
 
 /**
- * Who may resume this player's held seat: a principal of the same account whose rights are checked again now
- * (expiry, account, player role, agent revocation: a socket that authenticated earlier may have outlived its
- * token) and that may act as this character (a token bound to another character may not). A join refusal
- * otherwise; the seat stays held for its owner.
- */
-export async function admitResumer(player: OnlinePlayer, resumer: Identity): Promise<Identity> {
-  if (resumer.accountId !== player.accountId) throw joinRefusal('FORBIDDEN', 'That session belongs to another account');
-  const identity = await recheckJoiningIdentity(resumer);
-  if (identity.characterId !== undefined && identity.characterId !== player.id) {
-    throw joinRefusal('CHARACTER_NOT_OWNED', 'This token is bound to another character');
-  }
-  return identity;
-}
-
-/**
  * Called by the room when a dropped client resumed the player's seat: elevation does not survive a reconnection,
  * and the session acts for the token that resumed it from now on (its expiry, its revocation), when known.
  */
@@ -122,12 +92,6 @@ export function sessionResumed(player: OnlinePlayer, resumer?: Identity): void {
     session.identity = { ...resumer, expiresAt: new Date(resumer.expiresAt) };
     player.roles = resumer.roles;
   }
-}
-
-/** A dropped client's reconnection seat, released so the character leaves the world now (internal Colyseus API). */
-function releaseReconnectionSeat(world: WorldApi, client: Client): void {
-  const pending = (world as unknown as { _reconnections?: Record<string, [string, { reject(reason?: unknown): void }]> })._reconnections;
-  pending?.[client.reconnectionToken]?.[1].reject(false);
 }
 
 const RenewRequest = z.object({ token: z.string().min(1).max(8192) }).strict();
@@ -172,7 +136,7 @@ export const sessionRights = defineArea({
           player.isAdmin = false;
           const client = player.client;
           client.send('error', { code: reason.code, message: reason.message });
-          if (player.state.action === 'disconnected') releaseReconnectionSeat(world, client);
+          if (player.state.action === 'disconnected') world.releaseSeat(client);
           else client.leave(SESSION_ENDED_CLOSE);
         },
         rolesChanged: (roles) => {

@@ -7,7 +7,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { isFull, listWorlds } from '../../../rooms/world/world-choice.ts';
+import { isFull, listWorlds } from '../../../rooms/entry/world-choice.ts';
 import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
 
 /** How long one reading of the listings answers the route (and its Cache-Control max-age). */

@@ -115,3 +115,25 @@ export async function reserveWorldSeat(requested: Record<string, unknown>, auth:
     throw error;
   }
 }
+
+/** The world an entry goes to and the process that runs it. */
+export interface EntryTarget {
+  /** The entry, with the world's number filled in when the server picked it. */
+  data: Record<string, unknown>;
+  processId: string;
+}
+
+/**
+ * Scale-out: the world an entry goes to and its process, before any seat is taken — the reconnection token's room,
+ * the named world, or a picked one (`passOver`: worlds this entry found full). Undefined when no listing has it.
+ */
+export async function worldOfEntry(data: Record<string, unknown>, passOver: ReadonlySet<number>): Promise<EntryTarget | undefined> {
+  if (typeof data.reconnectionToken === 'string') {
+    const [room] = await matchMaker.query({ roomId: data.reconnectionToken.split(':')[0] });
+    return room ? { data, processId: room.processId } : undefined;
+  }
+  const world = requestedWorld(data);
+  const listing = world === undefined ? await pickWorld(passOver) : await findWorld(world);
+  if (!listing) return undefined;
+  return { data: { ...data, world: listing.metadata!.world }, processId: listing.processId };
+}
