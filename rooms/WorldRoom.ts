@@ -17,7 +17,7 @@ import type { GameData } from '../src/manifests/game-data.ts';
 import { TICK_MS } from '../src/game/ticks.ts';
 import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
-import { joinRefusal } from './game-error.ts';
+import { joinRefusal, refuseJoin } from './game-error.ts';
 import { SharedEvent } from './client-link.ts';
 import { GameRoom } from './game-room.ts';
 import { assertSessionActive, sessionResumed } from './world/features/session-rights.ts';
@@ -26,7 +26,9 @@ import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { endSession, loadIgnores, savePositions, startSession } from '../src/db/player-sessions.ts';
-import { claimWorld, closeWorld, heartbeat, openWorld, releaseWorld, WORLD_HEARTBEAT_SECONDS } from '../src/db/worlds.ts';
+import { claimWorld, closeWorld, openWorld, releaseWorld, renewLease } from '../src/db/worlds.ts';
+import { ROOM_CLOSE } from '../src/close-codes.ts';
+import { WorldLease, type WorldFence } from './world/world-lease.ts';
 import { admitEntry, type EntryAuthContext, type WorldAuth, type WorldJoinOptions } from './entry/admission.ts';
 import { combatLeaveRefusal, lingerInCombat } from './entry/combat-leave.ts';
 import type { ReconnectionVerdict } from './entry/reconnect-grants.ts';
@@ -58,6 +60,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   interestRadius = DEFAULT_INTEREST_RADIUS;
   /** 0 until the world has opened (onCreate). */
   worldNumber = 0;
+  /** The world's lease on its number (world-lease.ts): it acts for the world only while the lease is held. */
+  lease: WorldLease | undefined;
   readonly slots = new Map<object, unknown>();
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();
@@ -99,7 +103,13 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.maxClients = config.worldCapacity;
     this.interestRadius = config.worldInterestRadius;
     this.standing = options.standing === true;
-    this.worldNumber = await openWorld(db, this.roomId, matchMaker.processId);
+    const acquiredAt = performance.now();
+    const fence = await openWorld(db, this.roomId, matchMaker.processId, config.worldLeaseSeconds);
+    this.worldNumber = fence.world;
+    this.lease = new WorldLease({
+      ...fence, leaseSeconds: config.worldLeaseSeconds, acquiredAt,
+      renew: (held, seconds) => renewLease(db, held, seconds), onLost: (reason) => this.worldLost(reason),
+    });
     try {
       await this.setMetadata({ world: this.worldNumber, status: 'open', ...(this.standing ? { standing: true } : {}) } satisfies WorldListing);
       this.grid = new SpatialGrid(this.interestRadius);
@@ -121,15 +131,15 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       for (const [name, handler] of table.commands) this.commands.set(name, handler);
       for (const area of WORLD_AREAS) area.install?.(this);
       for (const hook of this.startHooks) await hook();
-      this.setSimulationInterval(() => this.ticker.run(), TICK_MS);
-      this.clock.setInterval(() => void this.beat(), WORLD_HEARTBEAT_SECONDS * 1000);
+      this.setSimulationInterval(() => this.tick(), TICK_MS);
+      this.clock.setInterval(() => void this.keepLease(), this.lease.renewEveryMs);
       this.considerClosing();
       this.unregisterSaver = gameContext().autosave.register(`world:${this.roomId}`, () => this.savePositions());
       this.unwatchWorld = gameContext().metrics.watchWorld(this);
     } catch (error) {
       // The number is free again (a failed creation is not disposed).
       for (const hook of this.stopHooks) hook();
-      await closeWorld(db, this.roomId).catch(() => {});
+      await closeWorld(db, fence).catch(() => {});
       throw error;
     }
   }
@@ -137,6 +147,12 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   override async onJoin(client: Client, options: WorldJoinOptions, auth: WorldAuth): Promise<void> {
     const { character, identity } = auth;
     const { online, db } = gameContext();
+    // A world that cannot confirm its lease accepts no entry (world-lease.ts).
+    try {
+      this.lease!.assertHeld();
+    } catch (error) {
+      refuseJoin(error);
+    }
     this.countSends(client);
     // Re-checked synchronously: two joins for one character may both have passed onAuth.
     if (online.has(character.id)) throw joinRefusal('ALREADY_ONLINE', 'That character is already in the world');
@@ -149,10 +165,10 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     });
     try {
       // Across processes: the character may be in a world that another process runs (docs/worlds.md).
-      claimed = await claimWorld(db, character.id, this.worldNumber, this.roomId);
+      claimed = await claimWorld(db, character.id, this.fence(), this.roomId);
       if (!claimed) throw joinRefusal('ALREADY_ONLINE', 'That character is already in a world');
       const tile = this.startingTile(character);
-      const sessionRowId = await startSession(db.em, character.id, identity.accountId);
+      const sessionRowId = await startSession(db.em, this.fence(), character.id, identity.accountId);
       const player = new OnlinePlayer({
         characterId: character.id, accountId: identity.accountId, name: character.name, x: tile.x, z: tile.z,
         health: character.health, maxHealth: character.constitutionLevel * 10, combatLevel: character.combatLevel,
@@ -171,7 +187,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       this.sync.deliver(client, this.state.tick, player.interest.update(this.grid, player.id, player.x, player.z, this.interestRadius), player.interest.visible);
       client.send('player:sync', player.sync());
     } catch (error) {
-      if (claimed) await releaseWorld(db, character.id, this.roomId).catch(() => {});
+      if (claimed) await releaseWorld(db, character.id, this.fence()).catch(() => {});
       online.delete(character.id);
       this.considerClosing();
       throw error;
@@ -292,14 +308,14 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const save = trackWrite(context, (async () => {
       try {
         for (const hook of this.leaveHooks) await hook(player, reason);
-        await endSession(context.db.em, {
+        await endSession(context.db.em, this.fence(), {
           sessionRowId: player.sessionRowId, characterId: player.id, reason, joinedAt: player.joinedAt,
           position: { x: player.x, z: player.z },
         }, this.data.world.tileSize);
       } catch (error) {
         context.logger.error({ err: error, characterId: player.id }, 'could not save the leaving player');
       } finally {
-        await releaseWorld(context.db, player.id, this.roomId)
+        await releaseWorld(context.db, player.id, this.fence())
           .catch((error: unknown) => context.logger.error({ err: error, characterId: player.id }, 'could not release the world claim'));
         context.online.delete(player.id);
       }
@@ -328,8 +344,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.unregisterSaver?.();
     this.unwatchWorld?.();
     const context = gameContext();
-    if (this.worldNumber > 0) {
-      trackWrite(context, closeWorld(context.db, this.roomId)
+    if (this.lease) {
+      trackWrite(context, closeWorld(context.db, this.lease.fence())
         .catch((error: unknown) => context.logger.error({ err: error, world: this.worldNumber }, 'could not record the world as closed')));
     }
   }
@@ -348,14 +364,34 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     }, config.worldIdleCloseSeconds * 1000);
   }
 
-  /** Keeps the world's row alive (src/db/worlds.ts): other processes take a silent world for dead. */
-  private async beat(): Promise<void> {
-    const { db, logger } = gameContext();
-    try {
-      if (!(await heartbeat(db, this.roomId))) logger.error({ world: this.worldNumber }, 'the world\'s row is gone: it was taken for dead');
-    } catch (error) {
-      logger.warn({ err: error, world: this.worldNumber }, 'could not refresh the world heartbeat');
-    }
+  /**
+   * Renews the lease, and re-lists the world (a restarted Redis has lost the listings; the listing is how entries
+   * find the world).
+   */
+  private async keepLease(): Promise<void> {
+    const lease = this.lease!;
+    await lease.renew();
+    if (!lease.held || this.stopped) return;
+    const metadata = this.metadata as WorldListing | undefined;
+    if (metadata) await this.setMetadata(metadata).catch(() => {});
+  }
+
+  /** A tick runs only while the lease is held; a suspended world tries to renew at once instead. */
+  private tick(): void {
+    const lease = this.lease!;
+    if (lease.held) return this.ticker.run();
+    lease.check();
+    if (lease.state === 'suspended') void this.keepLease();
+  }
+
+  /**
+   * The lease is gone for good (another process took the world over, or it could not be renewed for a second lease
+   * time): every session of the world is closed with 4012 and the world goes away. Its clients enter again
+   * through any process, into the one live world.
+   */
+  private worldLost(reason: string): void {
+    gameContext().logger.error({ world: this.worldNumber, epoch: this.lease?.epoch, reason }, 'the world lost its lease: closing its sessions');
+    void this.disconnect(ROOM_CLOSE.WORLD_LOST).catch(() => {});
   }
 
   private async closeEmpty(): Promise<void> {
@@ -374,6 +410,10 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   context(): GameContext {
     return gameContext();
+  }
+
+  fence(): WorldFence {
+    return this.lease!.fence();
   }
 
   currentTick(): number {
@@ -475,6 +515,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private playerOf(client: Client): OnlinePlayer {
     const player = this.bySession.get(client.sessionId);
     if (!player) throw new GameError('NOT_IN_WORLD', 'You are not in the world');
+    this.lease!.assertHeld();
     assertSessionActive(this, player);
     return player;
   }
@@ -494,11 +535,13 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
    * embedded database a statement runs on this thread, and one update of a full world's rows stalls its tick.
    */
   private async savePositions(): Promise<void> {
+    // A world that does not hold its lease now writes nothing (the database would refuse it anyway).
+    if (!this.lease?.held) return;
     const moved = [...this.online.values()].filter((p) => p.x !== p.savedX || p.z !== p.savedZ);
     await inChunks(moved, SAVE_CHUNK, async (players) => {
       // Remember what was written, not where the player stands after the await: it may have moved meanwhile.
       const rows = players.map((p) => ({ player: p, id: p.id, x: p.x, z: p.z }));
-      await savePositions(gameContext().db.em, rows, this.data.world.tileSize);
+      await savePositions(gameContext().db.em, this.fence(), rows, this.data.world.tileSize);
       for (const row of rows) {
         row.player.savedX = row.x;
         row.player.savedZ = row.z;

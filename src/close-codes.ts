@@ -16,6 +16,8 @@ export const WS_CLOSE = {
   SERVICE_RESTART: 1012,
   /** /ws: authentication failed, timed out, or the session's rights ended. */
   AUTH_FAILED: 4001,
+  /** The world's process lost its lease on the world (docs/scaling.md): enter again, through any process. */
+  WORLD_LOST: 4012,
 } as const;
 
 /** Codes a peer may not send itself (no status 1005, abnormal closure 1006, TLS failure 1015). */
@@ -30,4 +32,6 @@ export const ROOM_CLOSE = {
   FLOOD: WS_CLOSE.POLICY_VIOLATION,
   /** A world session whose rights ended (token expired or revoked, account deleted, role lost): 4001 on /ws. */
   SESSION_ENDED: 4401,
+  /** The world's process lost its lease on the world: 4012 on /ws as well. */
+  WORLD_LOST: WS_CLOSE.WORLD_LOST,
 } as const;

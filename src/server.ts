@@ -19,8 +19,9 @@ import { createCluster } from './cluster/cluster.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { forgetAllWorlds, forgetUnlistedWorlds } from './db/worlds.ts';
-import { listWorlds, STANDING_WORLD, WORLD_ROOM } from '../rooms/entry/world-choice.ts';
+import { forgetAllWorlds } from './db/worlds.ts';
+import { StandingWorlds } from '../rooms/world/standing-worlds.ts';
+import { WORLD_ROOM } from '../rooms/entry/world-choice.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp, JSON_BODY_LIMIT } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
@@ -160,6 +161,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
             playersOnline: () => context.online.size,
             rooms: () => matchMaker.stats.local.roomCount,
             worlds: () => metrics.worldStatus(),
+            processId: () => matchMaker.processId,
           }),
           createManifestsRouter(manifests.files),
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
@@ -200,14 +202,16 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   step(5, 'WebSocket handlers ready', { path: '/ws', colyseus: true, scaleOut: cluster.enabled });
 
   // Without REDIS_URL this process is the only one (docs/scaling.md): world rows left by an earlier run (a crash)
-  // are stale, and a restart must not wait for their heartbeat to lapse. With REDIS_URL other processes' worlds are
-  // live: a dead process' worlds are forgotten once their heartbeat stops (src/db/worlds.ts).
+  // are stale, and a restart must not wait for their leases to lapse. With REDIS_URL other processes' worlds are
+  // live: a world is taken over only once its lease has lapsed by PostgreSQL's clock (src/db/worlds.ts).
   if (!cluster.enabled) await forgetAllWorlds(db);
-  await cluster.start(port, async (missing) => {
-    // Under the cluster's world lock, with standing worlds missing: rows of worlds whose process died are stale.
-    if (cluster.enabled) await forgetUnlistedWorlds(db, new Set((await listWorlds()).map((listing) => listing.roomId)));
-    for (let i = 0; i < Math.min(missing, config.worldsMin); i++) await matchMaker.createRoom(WORLD_ROOM, STANDING_WORLD);
+  await cluster.start(port);
+  const standing = new StandingWorlds({
+    db, worldsMin: config.worldsMin, everyMs: (config.worldLeaseSeconds * 1000) / 2, logger,
+    lock: (work) => cluster.withWorldLock(work),
   });
+  await standing.open();
+  standing.keep();
   autosave.start();
   auth.start(matchMaker.presence);
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
@@ -223,6 +227,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const close = () => {
     closing ??= (async () => {
       logger.info('shutting down: no new connections, rooms saving');
+      await standing.stop();
       await cluster.stop();
       await colyseus.gracefullyShutdown(false);
       httpServer.closeAllConnections();

@@ -52,7 +52,7 @@ export interface HandoverPort {
    * `world:joined` (already delivered to the client), rejects with the entry's refusal or a HandoverFailure (the
    * transport has then closed the client's socket with the failure's code).
    */
-  open(location: ProcessLocation, enter: Record<string, unknown>, events: RelayEvents): Promise<Relay>;
+  open(location: ProcessLocation, enter: Record<string, unknown>, events: RelayEvents, admitted: boolean): Promise<Relay>;
   /** Asks the entry process to enter another world for this relayed socket (relay:move). */
   requestMove(data: Record<string, unknown>): void;
 }

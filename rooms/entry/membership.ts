@@ -37,7 +37,10 @@ export class WorldMembership {
   private approvedHop: { client: ConnectionClient; hop: WorldHop } | undefined;
   /** A consented leave in progress: the room lets the client go (roomEnded) once it has saved. */
   private leaving: { client: ConnectionClient; done: () => void; quiet: boolean } | undefined;
-  /** Entries already counted that the next entry may use (a hand-over of an approved hop, relay:move). */
+  /**
+   * The next entry was already counted: this socket was handed over for an approved hop (its hand-over ticket says
+   * so), or the upstream moved it for one (relay:move).
+   */
   private preadmitted: boolean;
 
   constructor(transport: MembershipTransport, identity: Identity, options: { preadmitted?: boolean } = {}) {
@@ -77,8 +80,7 @@ export class WorldMembership {
       return this.transport.sendError('INVALID_PAYLOAD', `"updates" must be one of ${UPDATE_ENCODINGS.join(', ')}`, 'world:enter');
     }
     this.machine.go('entering');
-    // On a socket relayed by an entry process (server to server only), `admitted` says a hop's approval counted it.
-    const marks = this.takePreadmission() ?? (data.admitted === true && this.transport.handover?.relayed ? HOP_ENTRY : undefined);
+    const marks = this.takePreadmission();
     let entry: Entry;
     try {
       entry = await this.entry(data, (data.updates ?? 'json') as UpdateEncoding, undefined, marks);
@@ -317,13 +319,13 @@ export class WorldMembership {
       handover.requestMove({ ...enter, ...(hopFrom !== undefined ? { from: hopFrom } : {}), ...(admitted ? { admitted } : {}) });
       return { moved: true };
     }
-    const relay = await handover.open(location, { ...enter, ...(admitted ? { admitted } : {}) }, {
+    const relay = await handover.open(location, enter, {
       move: (moved) => this.transport.enqueue(() => this.moved(moved)),
       closed: () => {
         this.relay = undefined;
         this.apply('relay closed');
       },
-    });
+    }, admitted);
     return { relay };
   }
 

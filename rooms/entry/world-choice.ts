@@ -6,6 +6,8 @@
  * world has it, or it is closing) or WORLD_FULL.
  */
 import { matchMaker, type AuthContext, type IRoomCache } from '@colyseus/core';
+import { gameContext } from '../../src/context.ts';
+import { liveWorlds } from '../../src/db/worlds.ts';
 import { GameError } from '../../src/game/refusal.ts';
 
 export const WORLD_ROOM = 'world';
@@ -48,11 +50,19 @@ export function requestedWorld(options: { world?: unknown }): number | undefined
   return world;
 }
 
-/** Every world room listed on any process (through the RedisDriver with REDIS_URL), lowest number first. */
+/**
+ * Every world room listed on any process (through the RedisDriver with REDIS_URL) that holds its number's live lease
+ * now, lowest number first. A listing left behind by a world that lost its lease (its process stalled, and another
+ * took the number over) is not a world: each number is listed once, by the world PostgreSQL says owns it.
+ */
 export async function listWorlds(): Promise<WorldRoomListing[]> {
-  const listings = (await matchMaker.query({ name: WORLD_ROOM })) as WorldRoomListing[];
+  const [listings, live] = await Promise.all([
+    matchMaker.query({ name: WORLD_ROOM }) as Promise<WorldRoomListing[]>,
+    liveWorlds(gameContext().db),
+  ]);
+  const owner = new Map(live.map((world) => [world.roomId, world.number]));
   return listings
-    .filter((listing) => typeof listing.metadata?.world === 'number')
+    .filter((listing) => typeof listing.metadata?.world === 'number' && owner.get(listing.roomId) === listing.metadata.world)
     .sort((a, b) => a.metadata!.world! - b.metadata!.world!);
 }
 

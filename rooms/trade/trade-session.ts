@@ -271,10 +271,14 @@ export class TradeSession {
             initiatorItems: offers.a, partnerItems: offers.b, startedAt: this.startedAt,
           })],
         };
-      }, { operation: 'trade' });
+      }, { operation: 'trade', fence: this.world.fence(), claimed: ids });
     } catch (error) {
-      this.logger.error({ err: error, tradeId: this.id }, 'trade swap failed');
-      this.swapRefused({ code: 'INTERNAL_ERROR', message: 'The trade could not be completed; nothing was exchanged', side: undefined });
+      // A world that lost its lease (src/db/worlds.ts) writes nothing: the trade is refused as such.
+      const unavailable = (error as { code?: unknown } | null)?.code === 'WORLD_UNAVAILABLE';
+      if (!unavailable) this.logger.error({ err: error, tradeId: this.id }, 'trade swap failed');
+      this.swapRefused(unavailable
+        ? { code: 'WORLD_UNAVAILABLE', message: 'This world cannot complete trades right now; nothing was exchanged', side: undefined }
+        : { code: 'INTERNAL_ERROR', message: 'The trade could not be completed; nothing was exchanged', side: undefined });
       return;
     }
     // Memory follows the committed result (after a refusal: what the database holds now).

@@ -26,7 +26,9 @@ export async function moveItems<T>(
 ): Promise<T> {
   let committed;
   try {
-    committed = await runItemTransaction(world.context().db, characterIds, work, options);
+    // Fenced by the world's lease: the characters in this world must be claimed by it (src/db/worlds.ts).
+    const claimed = characterIds.filter((id) => world.player(id) !== undefined);
+    committed = await runItemTransaction(world.context().db, characterIds, work, { ...options, fence: world.fence(), claimed });
   } catch (error) {
     if (error instanceof ItemTransactionRefused) throw new GameError(error.code, error.message);
     throw error;

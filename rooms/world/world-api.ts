@@ -4,6 +4,7 @@
  */
 import type { Client } from '@colyseus/core';
 import type { GameContext } from '../../src/context.ts';
+import type { WorldFence } from '../../src/db/worlds.ts';
 import type { BlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import type { SpatialGrid, TrackedEntity } from './interest.ts';
@@ -27,6 +28,8 @@ export interface WorldApi {
   /** What the areas keep once per world (WorldSlot, rooms/world/area.ts). */
   readonly slots: Map<object, unknown>;
   context(): GameContext;
+  /** The world's number and lease epoch: every write it makes is fenced with it (src/db/worlds.ts). */
+  fence(): WorldFence;
   /** The current game tick (600 ms each). */
   currentTick(): number;
   /** Runs a `/command args` line typed by the player (UNKNOWN_COMMAND when none is registered). */

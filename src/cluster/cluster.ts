@@ -4,11 +4,13 @@
  * runs. World rooms are placed by Colyseus' default `selectProcessIdToCreateRoom` (the least-loaded process); trade
  * rooms open on the calling process, which is the process of the world room that creates them, so a swap never
  * crosses processes. SDK clients reach a world's process through the `publicAddress` in their seat reservation; /ws
- * JSON clients are handed over to it by the process they connected to (src/cluster/ws-relay.ts). The WORLDS_MIN
- * standing worlds are kept listed: opened at start, and reopened elsewhere when their process dies. Without
- * REDIS_URL the server is a single process and all of this is inert.
+ * JSON clients are handed over to it by the process they connected to (src/cluster/ws-relay.ts). Who owns a world
+ * is not decided here: a world's lease in PostgreSQL (src/db/worlds.ts) decides, and a failed health check frees
+ * nothing. This offers a short lock so that two processes do not both open the standing worlds, and re-announces the
+ * process' internal address (a restarted Redis has lost it). Without REDIS_URL the server is a single process and
+ * all of this is inert.
  */
-import { matchMaker, type IRoomCache, type Presence, type ServerOptions } from '@colyseus/core';
+import { matchMaker, type Presence, type ServerOptions } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { Redis } from 'ioredis';
@@ -19,7 +21,8 @@ import type { Logger } from '../logger.ts';
 const INTERNAL_ADDRESSES_KEY = 'internal-addresses';
 const WORLD_LOCK_KEY = 'world-create-lock';
 const WORLD_LOCK_SECONDS = 15;
-const WORLD_WAIT_MS = 20_000;
+/** How often a process announces its internal address again (a restarted Redis has forgotten it). */
+const ANNOUNCE_MS = 5_000;
 const ACCOUNT_CHANGES_CHANNEL = 'account-changed';
 
 export interface ProcessLocation {
@@ -32,14 +35,20 @@ export interface Cluster {
   readonly enabled: boolean;
   /** Spread into the Colyseus Server options. */
   readonly serverOptions: Partial<ServerOptions>;
+  /** After listening: announce this process' internal address (again every few seconds). */
+  start(port: number): Promise<void>;
   /**
-   * After listening: announce this process' internal address and make sure the standing worlds are listed.
-   * `openStandingWorlds(missing)` opens that many (the caller's matchmaker places them).
+   * Runs `work` while holding the short world lock, so that two processes do not open the same standing worlds at
+   * once; undefined when another process holds it (or Redis cannot be reached). One process: runs it.
    */
-  start(port: number, openStandingWorlds: (missing: number) => Promise<unknown>): Promise<void>;
+  withWorldLock<T>(work: () => Promise<T>): Promise<T | undefined>;
   /** Where a process runs when it is another one; undefined for this process or an unknown one. */
   locate(processId: string): Promise<ProcessLocation | undefined>;
-  /** A process stopped answering: when Colyseus' health check confirms it, its listings go and its standing worlds reopen. */
+  /**
+   * A process stopped answering: Colyseus health-checks it and, if it does not answer, unlists its rooms. Nothing
+   * else is freed: its worlds' leases lapse on their own (src/db/worlds.ts), and only then may another process take
+   * them over.
+   */
   recoverProcess(location: ProcessLocation): Promise<void>;
   stop(): Promise<void>;
 }
@@ -47,8 +56,9 @@ export interface Cluster {
 const SINGLE_PROCESS: Cluster = {
   enabled: false,
   serverOptions: {},
-  async start(_port, openStandingWorlds) {
-    await openStandingWorlds(Number.POSITIVE_INFINITY);
+  async start() {},
+  withWorldLock(work) {
+    return work();
   },
   async locate() {
     return undefined;
@@ -68,7 +78,7 @@ class RedisCluster implements Cluster {
   private readonly presence: Presence;
   private readonly config: Config;
   private readonly logger: Logger;
-  private openStandingWorlds: ((missing: number) => Promise<unknown>) | undefined;
+  private announcer: NodeJS.Timeout | undefined;
 
   constructor(config: Config, logger: Logger, redisUrl: string) {
     this.config = config;
@@ -88,10 +98,11 @@ class RedisCluster implements Cluster {
     };
   }
 
-  async start(port: number, openStandingWorlds: (missing: number) => Promise<unknown>): Promise<void> {
-    this.openStandingWorlds = openStandingWorlds;
+  async start(port: number): Promise<void> {
     const internal = this.config.internalAddress ?? defaultInternalAddress(this.config.host, port);
     await this.presence.hset(INTERNAL_ADDRESSES_KEY, matchMaker.processId, internal);
+    this.announcer = setInterval(() => void Promise.resolve(this.presence.hset(INTERNAL_ADDRESSES_KEY, matchMaker.processId, internal)).catch(() => {}), ANNOUNCE_MS);
+    this.announcer.unref();
     // REST is answered by any process (the caller's world's, or the one it reached): every process' cache of
     // GET /api/v1/player must hear an account change made on another.
     await this.presence.subscribe(ACCOUNT_CHANGES_CHANNEL, (message: { from?: string; accountId?: string }) => {
@@ -99,37 +110,22 @@ class RedisCluster implements Cluster {
     });
     relayAccountChanges((accountId) => void Promise.resolve(this.presence.publish(ACCOUNT_CHANGES_CHANNEL, { from: matchMaker.processId, accountId }))
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not relay an account change')));
-    await this.ensureStandingWorlds();
   }
 
-  private async missingStandingWorlds(): Promise<number> {
-    const worlds = (await matchMaker.query({ name: 'world' })) as Array<IRoomCache & { metadata?: { standing?: boolean } }>;
-    return Math.max(0, this.config.worldsMin - worlds.filter((world) => world.metadata?.standing === true).length);
-  }
-
-  /** Opens the standing worlds that are not listed; a short Redis lock keeps two processes from both opening them. */
-  private async ensureStandingWorlds(afterDeath = false): Promise<void> {
-    const deadline = Date.now() + WORLD_WAIT_MS;
-    while (Date.now() < deadline) {
-      if (!afterDeath && await this.missingStandingWorlds() === 0) return;
-      const holders = await this.presence.incr(WORLD_LOCK_KEY);
-      if (holders === 1) {
-        await this.presence.expire(WORLD_LOCK_KEY, WORLD_LOCK_SECONDS);
-        try {
-          const missing = await this.missingStandingWorlds();
-          // After a process died the callback runs even with nothing missing: it forgets the dead worlds' claims.
-          if (missing > 0 || afterDeath) await this.openStandingWorlds!(missing);
-          if (missing > 0) {
-            this.logger.info({ processId: matchMaker.processId, opened: missing }, 'opened the standing worlds that were not listed');
-          }
-          return;
-        } finally {
-          await this.presence.del(WORLD_LOCK_KEY);
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+  async withWorldLock<T>(work: () => Promise<T>): Promise<T | undefined> {
+    let holders: number;
+    try {
+      holders = await this.presence.incr(WORLD_LOCK_KEY);
+      if (holders === 1) await this.presence.expire(WORLD_LOCK_KEY, WORLD_LOCK_SECONDS);
+    } catch {
+      return undefined;
     }
-    throw new Error('the standing worlds did not appear and the world lock stayed taken');
+    if (holders !== 1) return undefined;
+    try {
+      return await work();
+    } finally {
+      await Promise.resolve(this.presence.del(WORLD_LOCK_KEY)).catch(() => {});
+    }
   }
 
   async locate(processId: string): Promise<ProcessLocation | undefined> {
@@ -141,12 +137,11 @@ class RedisCluster implements Cluster {
   async recoverProcess(location: ProcessLocation): Promise<void> {
     const alive = await matchMaker.healthCheckProcessId(location.processId);
     if (alive) return;
-    this.logger.warn({ processId: location.processId }, 'a process is gone: its rooms are unlisted and the standing worlds reopen');
-    await this.presence.hdel(INTERNAL_ADDRESSES_KEY, location.processId);
-    await this.ensureStandingWorlds(true);
+    this.logger.warn({ processId: location.processId }, 'a process does not answer: its rooms are unlisted; its worlds are taken over once their leases lapse');
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.announcer);
     relayAccountChanges(undefined);
     await this.presence.hdel(INTERNAL_ADDRESSES_KEY, matchMaker.processId).catch(() => {});
   }

@@ -151,6 +151,10 @@ const scaleOut = group('Scale-out (docs/scaling.md)', {
     accepts: '`host:port`', shownDefault: '`HOST:PORT`', description: 'the address other processes relay `/ws` sockets to',
   }),
   clusterKeyPrefix: text('CLUSTER_KEY_PREFIX', { default: 'rsgame:', description: 'prefix of the shared Redis keys (presence and room listing)' }),
+  worldLeaseSeconds: integer('WORLD_LEASE_SECONDS', {
+    default: 10, min: 2, max: 300,
+    description: 'a world\'s lease on its number, renewed every third of it; after a process stops renewing, another may take the world over this long after its last renewal (docs/scaling.md)',
+  }),
 });
 
 const world = group('World (docs/manifests.md, economy.md, game-rules.md)', {

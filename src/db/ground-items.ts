@@ -67,9 +67,9 @@ export async function deleteGroundItem(tx: Transaction, id: string): Promise<voi
  * The sink: deletes those of world `world`'s rows that have expired by `now` (a row a pick-up already took is not
  * there).
  */
-export async function deleteExpiredGroundItems(db: Database, world: number, ids: readonly string[], now: number): Promise<void> {
+export async function deleteExpiredGroundItems(tx: Transaction, world: number, ids: readonly string[], now: number): Promise<void> {
   if (ids.length === 0) return;
-  await db.em.fork().execute(
+  await tx.execute(
     `delete from ground_items where world = ? and id in (${ids.map(() => '?').join(', ')}) and expires_at <= ?`,
     [world, ...ids, iso(now)],
   );

@@ -17,6 +17,7 @@ import { COINS } from '../game/shop.ts';
 import { traceItemTransaction } from '../observability/channels.ts';
 import type { Database } from './database.ts';
 import { parseJson } from './row-values.ts';
+import { assertWorldFence, type WorldFence } from './worlds.ts';
 
 export interface Containers {
   readonly inventory: Inventory;
@@ -30,6 +31,12 @@ export interface ItemTransactionOptions {
   bank?: boolean;
   /** The `operation` label of game_db_transaction_seconds: a fixed name per caller (default `items`). */
   operation?: string;
+  /**
+   * The world making the move: refused (WORLD_UNAVAILABLE, nothing written) unless it still holds its lease with this
+   * epoch and claims each of `claimed` (src/db/worlds.ts `assertWorldFence`).
+   */
+  fence?: WorldFence;
+  claimed?: readonly string[];
 }
 
 export type ContainersById = ReadonlyMap<string, Containers>;
@@ -296,6 +303,7 @@ async function runWithRetries<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.em.fork().transactional(async (tx) => {
+        if (options.fence) await assertWorldFence(tx, options.fence, options.claimed);
         const loaded = await loadContainers(tx, characterIds, true, options);
         const { value, write, alsoWrite = [] } = await work(tx, loaded);
         const committed = new Map<string, Containers>(loaded);

@@ -9,6 +9,7 @@ import { GameError } from '../game/refusal.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import { createCharacter as createCharacterRow } from './character-creation.ts';
 import { Character, IgnoreEntry, PlayerSession } from './entities/index.ts';
+import { assertWorldFence, type WorldFence } from './worlds.ts';
 
 export async function loadOwnedCharacter(em: SqlEntityManager, accountId: string, characterId: string): Promise<Character> {
   const character = await em.fork().findOne(Character, characterId);
@@ -33,8 +34,9 @@ export const SESSION_RESUME_SECONDS = 60;
  * so entering and leaving in a loop cannot grow the table by a row per entry. Only a plain leave (logout or a
  * dropped connection) is resumed: a kick, an ended session or a shutdown keeps its row as the record of it.
  */
-export async function startSession(em: SqlEntityManager, characterId: string, accountId: string): Promise<string> {
+export async function startSession(em: SqlEntityManager, fence: WorldFence, characterId: string, accountId: string): Promise<string> {
   return em.fork().transactional(async (tx) => {
+    await assertWorldFence(tx, fence, [characterId]);
     await tx.nativeUpdate(Character, { id: characterId }, { lastLoginAt: new Date() });
     const [resumed] = await tx.execute<Array<{ id: string }>>(
       `update player_sessions set ended_at = null, reason = null
@@ -57,9 +59,10 @@ export interface SessionEnd {
   position: { x: number; z: number } | undefined;
 }
 
-/** Writes the final position and closes the session row in one transaction. */
-export async function endSession(em: SqlEntityManager, end: SessionEnd, tileSize: number): Promise<void> {
+/** Writes the final position and closes the session row in one transaction, fenced by the world's lease. */
+export async function endSession(em: SqlEntityManager, fence: WorldFence, end: SessionEnd, tileSize: number): Promise<void> {
   await em.fork().transactional(async (tx) => {
+    await assertWorldFence(tx, fence, [end.characterId]);
     if (end.position) {
       await tx.nativeUpdate(Character, { id: end.characterId }, {
         positionX: end.position.x * tileSize, positionZ: end.position.z * tileSize,
@@ -71,15 +74,22 @@ export async function endSession(em: SqlEntityManager, end: SessionEnd, tileSize
   });
 }
 
-/** Saves the positions of many characters in one statement. */
-export async function savePositions(em: SqlEntityManager, rows: Array<{ id: string; x: number; z: number }>, tileSize: number): Promise<void> {
+/**
+ * Saves the positions of many characters in one statement, fenced by the world's lease: only characters the world
+ * holds a claim on are written.
+ */
+export async function savePositions(em: SqlEntityManager, fence: WorldFence, rows: Array<{ id: string; x: number; z: number }>, tileSize: number): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map(() => '(?, ?::double precision, ?::double precision)').join(', ');
   const params = rows.flatMap((r) => [r.id, r.x * tileSize, r.z * tileSize]);
-  await em.getConnection().execute(
-    `update characters as c set position_x = v.x, position_z = v.z from (values ${values}) as v(id, x, z) where c.id = v.id`,
-    params,
-  );
+  await em.fork().transactional(async (tx) => {
+    await assertWorldFence(tx, fence);
+    await tx.execute(
+      `update characters as c set position_x = v.x, position_z = v.z from (values ${values}) as v(id, x, z)
+       where c.id = v.id and exists (select 1 from character_worlds cw where cw.character_id = c.id and cw.world = ? and cw.epoch = ?)`,
+      [...params, fence.world, fence.epoch],
+    );
+  });
 }
 
 /** Characters whose chat the account ignores. */

@@ -1,40 +1,75 @@
 /**
- * The `worlds` and `character_worlds` rows (docs/worlds.md). Every process that shares the database sees them, so
- * they hold the two rules that must hold across processes: world numbers are unique while a world is open (the
- * primary key of `worlds`), and a character is in at most one world (the primary key of `character_worlds`).
- * Each world room refreshes its row's heartbeat; a world whose heartbeat is older than WORLD_DEAD_SECONDS died
- * with its process: its number is free again and the claims on it are stale (taken over by the next entry).
+ * The `worlds` and `character_worlds` rows (docs/worlds.md, docs/scaling.md "Leases and fencing"). Every process
+ * that shares the database sees them, so they hold the rules that must hold across processes:
+ *
+ * - **A world number is owned through a lease.** A row holds the number, the room that owns it, an `epoch` taken
+ *   from a sequence (it only grows) and `lease_until`, a time on PostgreSQL's clock. The owner renews it while it is
+ *   live; once it has lapsed by that clock another process may take the number over, with a new epoch. A failed
+ *   health check frees nothing.
+ * - **Writes are fenced.** A world's writes run `assertWorldFence` in their transaction: it locks the world's row
+ *   (`for share`, so a takeover waits for the write to commit) and refuses unless the epoch is the current one and
+ *   the lease is live; with character ids, each must be claimed by that world and epoch. A process that wakes up
+ *   after losing its world cannot write, even once.
+ * - **A character is in at most one world** (the primary key of `character_worlds`). A claim names the world and its
+ *   epoch, and counts only while that world's row has the same epoch and a live lease: a claim on a lapsed or
+ *   taken-over world is stale, and the next entry takes it over.
  */
 import type { Database } from './database.ts';
+import type { Transaction } from './transaction.ts';
+import { GameError } from '../game/refusal.ts';
 
 /** How many times opening a world retries after another process took the number it picked. */
 const NUMBER_ATTEMPTS = 20;
-/** A world room refreshes its heartbeat this often… */
-export const WORLD_HEARTBEAT_SECONDS = 10;
-/** …and one silent for this long is dead. */
-export const WORLD_DEAD_SECONDS = 30;
-const ALIVE = `heartbeat_at > now() - make_interval(secs => ${WORLD_DEAD_SECONDS})`;
+
+/** A world's number and the epoch of its lease: what its writes are fenced with. */
+export interface WorldFence {
+  readonly world: number;
+  readonly epoch: number;
+}
+
+/** A world row whose lease is live. */
+export interface LiveWorld {
+  number: number;
+  roomId: string;
+  processId: string;
+  epoch: number;
+}
+
+const LIVE = 'lease_until > clock_timestamp()';
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || /duplicate key|unique constraint/i.test(String((error as Error | null)?.message));
 }
 
-/** Records a world room as open under the smallest free number and returns that number. */
-export async function openWorld(db: Database, roomId: string, processId: string): Promise<number> {
+/** The refusal of a write whose world no longer holds its lease. */
+export function worldUnavailable(): GameError {
+  return new GameError('WORLD_UNAVAILABLE', 'This world no longer holds its lease; enter again');
+}
+
+/**
+ * Takes the smallest number that no live lease holds (absent, or lapsed by PostgreSQL's clock: a takeover) for the
+ * room, with a new epoch and a lease of `leaseSeconds`.
+ */
+export async function openWorld(db: Database, roomId: string, processId: string, leaseSeconds: number): Promise<WorldFence> {
   const connection = db.em.getConnection();
-  await forgetSilentWorlds(db);
   for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
     try {
-      const [row] = await connection.execute<Array<{ number: number }>>(
-        `insert into worlds (number, room_id, process_id)
-         select min(free.number), ?, ? from (
-           select 1 as number where not exists (select 1 from worlds where number = 1)
+      const [row] = await connection.execute<Array<{ number: number; epoch: string | number }>>(
+        `insert into worlds (number, room_id, process_id, epoch, lease_until)
+         select min(candidate.number), ?, ?, nextval('world_epochs'), clock_timestamp() + make_interval(secs => ?) from (
+           select 1 as number where not exists (select 1 from worlds where number = 1 and ${LIVE})
            union all
-           select w.number + 1 from worlds w where not exists (select 1 from worlds n where n.number = w.number + 1)
-         ) free
-         returning number`, [roomId, processId]);
-      return Number(row.number);
+           select w.number + 1 from worlds w where w.${LIVE}
+             and not exists (select 1 from worlds n where n.number = w.number + 1 and n.${LIVE})
+           union all
+           select number from worlds where not (${LIVE})
+         ) candidate
+         on conflict (number) do update set room_id = excluded.room_id, process_id = excluded.process_id, epoch = excluded.epoch,
+           lease_until = excluded.lease_until, opened_at = now(), heartbeat_at = now()
+           where not (worlds.${LIVE})
+         returning number, epoch`, [roomId, processId, leaseSeconds]);
+      if (row) return { world: Number(row.number), epoch: Number(row.epoch) };
     } catch (error) {
       // Two processes picked the same free number at once: the loser picks again.
       if (!isUniqueViolation(error)) throw error;
@@ -43,45 +78,29 @@ export async function openWorld(db: Database, roomId: string, processId: string)
   throw new Error('could not find a free world number');
 }
 
-/** The world room closed: its number is free again, and claims on it are released. */
-export async function closeWorld(db: Database, roomId: string): Promise<void> {
-  const connection = db.em.getConnection();
-  await connection.execute('delete from character_worlds where room_id = ?', [roomId]);
-  await connection.execute('delete from worlds where room_id = ?', [roomId]);
-}
-
-/** The open worlds as recorded (number and room), lowest number first. */
-export async function openWorlds(db: Database): Promise<Array<{ number: number; roomId: string; processId: string }>> {
-  const rows = await db.em.getConnection().execute<Array<{ number: number; room_id: string; process_id: string }>>(
-    'select number, room_id, process_id from worlds order by number');
-  return rows.map((row) => ({ number: Number(row.number), roomId: row.room_id, processId: row.process_id }));
-}
-
-/** The world is alive: refreshes its heartbeat. False when its row is gone (taken for dead). */
-export async function heartbeat(db: Database, roomId: string): Promise<boolean> {
+/** Renews a live lease; false when it lapsed or another epoch holds the number (the world is lost for good). */
+export async function renewLease(db: Database, fence: WorldFence, leaseSeconds: number): Promise<boolean> {
   const rows = await db.em.getConnection().execute<Array<{ number: number }>>(
-    'update worlds set heartbeat_at = now() where room_id = ? returning number', [roomId]);
+    `update worlds set lease_until = clock_timestamp() + make_interval(secs => ?), heartbeat_at = now()
+     where number = ? and epoch = ? and ${LIVE} returning number`, [leaseSeconds, fence.world, fence.epoch]);
   return rows.length === 1;
 }
 
-/** Forgets the worlds whose heartbeat stopped, with the claims on them. */
-export async function forgetSilentWorlds(db: Database): Promise<void> {
+/** The world closed: its number is free again and the claims on it go (only while this epoch still owns it). */
+export async function closeWorld(db: Database, fence: WorldFence): Promise<void> {
   const connection = db.em.getConnection();
-  await connection.execute(`delete from character_worlds where room_id in (select room_id from worlds where not (${ALIVE}))`);
-  await connection.execute(`delete from worlds where not (${ALIVE})`);
+  await connection.execute('delete from character_worlds where world = ? and epoch = ?', [fence.world, fence.epoch]);
+  await connection.execute('delete from worlds where number = ? and epoch = ?', [fence.world, fence.epoch]);
 }
 
-/** Forgets the worlds whose rooms are not listed (`alive`: the listed room ids), with their claims. */
-export async function forgetUnlistedWorlds(db: Database, alive: ReadonlySet<string>): Promise<void> {
-  const dead = (await openWorlds(db)).map((world) => world.roomId).filter((roomId) => !alive.has(roomId));
-  if (dead.length === 0) return;
-  const list = dead.map(() => '?').join(', ');
-  const connection = db.em.getConnection();
-  await connection.execute(`delete from character_worlds where room_id in (${list})`, dead);
-  await connection.execute(`delete from worlds where room_id in (${list})`, dead);
+/** The worlds whose lease is live (number, room, process, epoch), lowest number first. */
+export async function liveWorlds(db: Database): Promise<LiveWorld[]> {
+  const rows = await db.em.getConnection().execute<Array<{ number: number; room_id: string; process_id: string; epoch: string | number }>>(
+    `select number, room_id, process_id, epoch from worlds where ${LIVE} order by number`);
+  return rows.map((row) => ({ number: Number(row.number), roomId: row.room_id, processId: row.process_id, epoch: Number(row.epoch) }));
 }
 
-/** The only process of its database starts (the embedded one): no world of an earlier run is open any more. */
+/** The only process of its database starts (no REDIS_URL): no world of an earlier run is open any more. */
 export async function forgetAllWorlds(db: Database): Promise<void> {
   const connection = db.em.getConnection();
   await connection.execute('delete from character_worlds');
@@ -89,37 +108,59 @@ export async function forgetAllWorlds(db: Database): Promise<void> {
 }
 
 /**
- * Puts the character in a world: true when it was in none (or only in a world that is dead or closed), false when
- * it is in a live world — this one included — on any process.
+ * In a world's transaction: refuses (WORLD_UNAVAILABLE, the transaction rolls back) unless `fence` is the world's
+ * current epoch with a live lease and each of `characterIds` is claimed by it. Locks the world's row for share, so a
+ * takeover of the number waits until this transaction has committed or rolled back.
  */
-export async function claimWorld(db: Database, characterId: string, world: number, roomId: string): Promise<boolean> {
+export async function assertWorldFence(tx: Transaction, fence: WorldFence, characterIds: readonly string[] = []): Promise<void> {
+  const [world] = await tx.execute<Array<{ number: number }>>(
+    `select number from worlds where number = ? and epoch = ? and ${LIVE} for share`, [fence.world, fence.epoch]);
+  if (!world) throw worldUnavailable();
+  if (characterIds.length === 0) return;
+  const claims = await tx.execute<Array<{ character_id: string }>>(
+    `select character_id from character_worlds where world = ? and epoch = ? and character_id in (${characterIds.map(() => '?').join(', ')})`,
+    [fence.world, fence.epoch, ...characterIds]);
+  if (claims.length !== new Set(characterIds).size) throw worldUnavailable();
+}
+
+/**
+ * Puts the character in the world of `fence`: true when it was in none (or only in a world whose claim is stale),
+ * false when a live world — this one included — holds it, on any process. Refused outright (false) unless `fence`
+ * holds a live lease.
+ */
+export async function claimWorld(db: Database, characterId: string, fence: WorldFence, roomId: string): Promise<boolean> {
   const rows = await db.em.getConnection().execute<Array<{ world: number }>>(
-    `insert into character_worlds (character_id, world, room_id) values (?, ?, ?)
-     on conflict (character_id) do update set world = excluded.world, room_id = excluded.room_id, entered_at = now()
-       where not exists (select 1 from worlds w where w.room_id = character_worlds.room_id and w.${ALIVE})
-     returning world`, [characterId, world, roomId]);
+    `insert into character_worlds (character_id, world, room_id, epoch)
+     select ?, ?, ?, ? where exists (select 1 from worlds where number = ? and epoch = ? and ${LIVE})
+     on conflict (character_id) do update set world = excluded.world, room_id = excluded.room_id, epoch = excluded.epoch, entered_at = now()
+       where not exists (select 1 from worlds w where w.number = character_worlds.world and w.epoch = character_worlds.epoch and w.${LIVE})
+     returning world`, [characterId, fence.world, roomId, fence.epoch, fence.world, fence.epoch]);
   return rows.length === 1;
 }
 
-/** The character left the world of `roomId` (a claim on another world is left alone). */
-export async function releaseWorld(db: Database, characterId: string, roomId: string): Promise<void> {
-  await db.em.getConnection().execute('delete from character_worlds where character_id = ? and room_id = ?', [characterId, roomId]);
+/** The character left the world of `fence` (a claim on another world, or another epoch, is left alone). */
+export async function releaseWorld(db: Database, characterId: string, fence: WorldFence): Promise<void> {
+  await db.em.getConnection().execute('delete from character_worlds where character_id = ? and world = ? and epoch = ?', [characterId, fence.world, fence.epoch]);
 }
 
-/** Which world each of these characters is in (those in none are absent). */
+/** A claim that counts: its world's row has the claim's epoch and a live lease. */
+const LIVE_CLAIM = `exists (select 1 from worlds w where w.number = cw.world and w.epoch = cw.epoch and w.${LIVE})`;
+
+/** Which world each of these characters is in (those in none, or only in a lost world, are absent). */
 export async function worldsOf(db: Database, characterIds: readonly string[]): Promise<Map<string, number>> {
   if (characterIds.length === 0) return new Map();
   const rows = await db.em.getConnection().execute<Array<{ character_id: string; world: number }>>(
-    `select character_id, world from character_worlds where character_id in (${characterIds.map(() => '?').join(', ')})`,
+    `select cw.character_id, cw.world from character_worlds cw
+     where cw.character_id in (${characterIds.map(() => '?').join(', ')}) and ${LIVE_CLAIM}`,
     [...characterIds]);
   return new Map(rows.map((row) => [row.character_id, Number(row.world)]));
 }
 
-/** The world room of an account's character in a world (of that character when the token names one), if any. */
+/** The world room of an account's character in a live world (of that character when the token names one), if any. */
 export async function worldRoomOfAccount(db: Database, accountId: string, characterId?: string): Promise<string | undefined> {
   const rows = await db.em.getConnection().execute<Array<{ room_id: string }>>(
     `select cw.room_id from character_worlds cw join characters c on c.id = cw.character_id
-     where c.account_id = ?${characterId ? ' and cw.character_id = ?' : ''} order by cw.entered_at desc limit 1`,
+     where c.account_id = ?${characterId ? ' and cw.character_id = ?' : ''} and ${LIVE_CLAIM} order by cw.entered_at desc limit 1`,
     characterId ? [accountId, characterId] : [accountId]);
   return rows[0]?.room_id;
 }

@@ -245,11 +245,14 @@ export class GameMetrics {
   }
 
   /** The worlds of this process: number, players and the p99 of their last RECENT_TICKS tick times (/status). */
-  worldStatus(): Array<{ world: number; players: number; tickP99Ms: number | null }> {
+  worldStatus(): Array<{ world: number; players: number; tickP99Ms: number | null; epoch: number | null; lease: string }> {
     return [...this.worlds.values()].sort((a, b) => a.worldNumber - b.worldNumber).map((world) => {
       const recent = [...(this.recentTicks.get(world.roomId) ?? [])].sort((a, b) => a - b);
       const p99 = recent.length === 0 ? null : recent[Math.min(recent.length - 1, Math.ceil(recent.length * 0.99) - 1)];
-      return { world: world.worldNumber, players: world.state.players.size, tickP99Ms: p99 === null ? null : Math.round(p99 * 10_000) / 10 };
+      return {
+        world: world.worldNumber, players: world.state.players.size, tickP99Ms: p99 === null ? null : Math.round(p99 * 10_000) / 10,
+        epoch: world.lease?.epoch ?? null, lease: world.lease?.state ?? 'held',
+      };
     });
   }
 

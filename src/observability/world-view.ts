@@ -16,6 +16,8 @@ export interface ObservedWorld {
   readonly state: WorldState;
   readonly data: GameData;
   readonly blocked: BlockedTiles;
+  /** The world's lease on its number (docs/scaling.md): its epoch, and whether this process holds it now. */
+  readonly lease?: { readonly epoch: number; readonly state: 'held' | 'suspended' | 'lost' };
 }
 
 /** One row per z, one character per x: `.` open ground, `~` water, `#` blocked (walls, obstacles, stations). */

@@ -5,12 +5,12 @@
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CloseCode, createAuthContext, ErrorCode, getMessageBytes, Protocol } from '@colyseus/core';
+import { CloseCode, createAuthContext, ErrorCode, getMessageBytes, matchMaker, Protocol } from '@colyseus/core';
 import { WebSocketTransport, type TransportOptions } from '@colyseus/ws-transport';
 import { admitResumingSocket, resumingSocketOf } from '../../rooms/entry/resuming-socket.ts';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Cluster } from '../cluster/cluster.ts';
-import { relayedAddress } from '../cluster/ws-relay.ts';
+import { HANDOVER_TICKET_HEADER, HandoverTickets, relayedAddress, type HandoverTicket } from '../cluster/ws-relay.ts';
 import type { ConnectionCaps, ConnectionTicket } from './connection-caps.ts';
 import { WS_CLOSE } from '../close-codes.ts';
 import { sdkSocketServer } from '../colyseus-seams.ts';
@@ -97,14 +97,18 @@ class JsonEndpoint {
     this.heartbeat.unref();
   }
 
-  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, ticket?: ConnectionTicket): Promise<void> {
-    // Relayed by an entry process (signed address): it enters a world here, or asks that process to move it.
-    const relayed = this.cluster !== undefined && relayedAddress(request, this.cluster.relaySecret) !== undefined;
+  /**
+   * `handover`: relayed by an entry process with a verified hand-over ticket (it enters a world here, or asks that
+   * process to move it); its token must be of the ticket's account.
+   */
+  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, ticket?: ConnectionTicket, handover?: HandoverTicket): Promise<void> {
     const token = bearerToken(request);
+    if (handover && !token) return refuse(socket, 401, 'Unauthorized');
     let preauthorized: { token: string; identity: Identity } | undefined;
     if (token) {
       try {
         const { identity } = await this.services.authenticate(token, clientAddressOf(request));
+        if (handover && identity.accountId !== handover.accountId) return refuse(socket, 401, 'Unauthorized');
         preauthorized = { token, identity };
         ticket?.authenticated();
       } catch {
@@ -122,7 +126,7 @@ class JsonEndpoint {
     this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
       ws.isAlive = true;
       ws.on('pong', () => (ws.isAlive = true));
-      new JsonConnection(ws, request, services, preauthorized, relayed);
+      new JsonConnection(ws, request, services, preauthorized, handover && { admitted: handover.admitted === true });
     });
   }
 
@@ -183,12 +187,18 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
   };
   const caps = options.caps;
 
+  // A /ws socket relayed by another process carries a hand-over ticket (ws-relay.ts): believed once, if it is for
+  // this process and fresh; any other ticket refuses the upgrade (a captured hand-over cannot be replayed).
+  const tickets = options.cluster?.relaySecret ? new HandoverTickets(options.cluster.relaySecret, () => matchMaker.processId) : undefined;
   options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!options.originAllowed(request.headers.origin)) return refuse(socket, 403, 'Forbidden');
     const isJson = isJsonPath(request);
-    const relayed = options.cluster !== undefined && relayedAddress(request, options.cluster.relaySecret) !== undefined;
+    const presented = request.headers[HANDOVER_TICKET_HEADER];
+    const handover = typeof presented === 'string' && isJson ? tickets?.verify(presented) : undefined;
+    if (presented !== undefined && isJson && !handover) return refuse(socket, 401, 'Unauthorized');
+    const relayed = isJson ? handover !== undefined : options.cluster !== undefined && relayedAddress(request, options.cluster.relaySecret) !== undefined;
     if (!caps || (relayed && !isJson)) {
-      if (isJson) void json.upgrade(request, socket, head).catch(() => socket.destroy());
+      if (isJson) void json.upgrade(request, socket, head, undefined, handover).catch(() => socket.destroy());
       else sdkConnect(request, socket, head);
       return;
     }
@@ -200,7 +210,7 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
       if (!admission.ok) return refuse(socket, 429, 'Too Many Requests');
       if (socket.destroyed) return admission.ticket.release();
       socket.once('close', () => admission.ticket.release());
-      if (isJson) return json.upgrade(request, socket, head, admission.ticket);
+      if (isJson) return json.upgrade(request, socket, head, admission.ticket, handover);
       sdkConnect(request, socket, head);
     }).catch(() => socket.destroy());
   });

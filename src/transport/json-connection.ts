@@ -36,6 +36,7 @@ function jsonCloseCode(colyseusCode: number | undefined): number {
     case ROOM_CLOSE.SESSION_ENDED: return WS_CLOSE.AUTH_FAILED;
     case CloseCode.WITH_ERROR: return WS_CLOSE.INTERNAL_ERROR;
     case ROOM_CLOSE.FLOOD: return WS_CLOSE.POLICY_VIOLATION;
+    case ROOM_CLOSE.WORLD_LOST: return WS_CLOSE.WORLD_LOST;
     default: return WS_CLOSE.NORMAL;
   }
 }
@@ -92,20 +93,24 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
   /** The frames in line (see enqueue). */
   private readonly inbox = new SerialInbox((error) => this.log.error({ err: error }, 'ws frame handling failed'));
 
-  constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: Identity }, relayed = false) {
+  /**
+   * `handover`: the socket was relayed here by an entry process, with a verified hand-over ticket (its `admitted`:
+   * the entry it carries was counted by an approved hop).
+   */
+  constructor(socket: WebSocket, request: IncomingMessage, services: ConnectionServices, preauthorized?: { token: string; identity: Identity }, handover?: { admitted: boolean }) {
     this.socket = socket;
     this.origin = request.headers.origin;
     this.services = services;
     this.log = services.logger.child({ connId: this.id });
     this.ip = clientAddressOf(request);
-    this.handover = services.cluster && this.handoverPort(services.cluster, relayed);
+    this.handover = services.cluster && this.handoverPort(services.cluster, handover !== undefined);
     this.log.debug({ ip: this.ip }, 'ws connection opened');
     this.limiter = services.createMessageLimiter();
     socket.on('message', (data, isBinary) => this.onFrame(data as Buffer, isBinary));
     socket.on('close', (code, reason) => this.onClose(code, reason.toString()));
     socket.on('error', () => socket.terminate());
     if (preauthorized) {
-      this.authenticated(preauthorized.identity, preauthorized.token);
+      this.authenticated(preauthorized.identity, preauthorized.token, handover?.admitted === true);
       this.sendEvent('authResult', { success: true, accountId: preauthorized.identity.accountId });
     } else {
       this.authTimer = setTimeout(() => this.close(WS_CLOSE.AUTH_FAILED, 'authentication timeout'), services.authTimeoutMs);
@@ -255,10 +260,10 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
 
   // ---- authentication ----
 
-  private authenticated(identity: Identity, token: string): void {
+  private authenticated(identity: Identity, token: string, preadmitted = false): void {
     this.identity = identity;
     this.token = token;
-    this.membership = new WorldMembership(this, identity);
+    this.membership = new WorldMembership(this, identity, { preadmitted });
   }
 
   private async onAuthenticate(data: Record<string, unknown>): Promise<void> {
@@ -300,13 +305,14 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
       relayed,
       locate: (processId) => cluster.locate(processId),
       requestMove: (data) => this.sendEvent(RELAY_MOVE_EVENT, data),
-      open: (location, enter, events) => this.openHandover(cluster, location, enter, events),
+      open: (location, enter, events, admitted) => this.openHandover(cluster, location, enter, events, admitted),
     };
   }
 
-  private async openHandover(cluster: ConnectionCluster, location: ProcessLocation, enter: Record<string, unknown>, events: RelayEvents): Promise<Relay> {
+  private async openHandover(cluster: ConnectionCluster, location: ProcessLocation, enter: Record<string, unknown>, events: RelayEvents, admitted: boolean): Promise<Relay> {
     const handover = new WorldHandover({
       internalAddress: location.internalAddress, clientAddress: this.ip ?? '', secret: cluster.secret, token: this.token!, origin: this.origin,
+      ticket: { accountId: this.identity!.accountId, connection: this.id, to: location.processId, admitted },
     }, enter, {
       deliver: (text) => this.sendText(text, 'relayed'),
       move: (moved) => events.move(moved),

@@ -78,7 +78,7 @@ describe('ground items and gravestones belong to their world: the stores @db', (
       await insertGroundItems(tx, a, [inA]);
       await insertGroundItems(tx, b, [inB]);
     });
-    await deleteExpiredGroundItems(db, b, [inA.id, inB.id], Date.now());
+    await transaction(db, (tx) => deleteExpiredGroundItems(tx, b, [inA.id, inB.id], Date.now()));
     assert.deepEqual(ids(await loadGroundItems(db, a)), [inA.id]);
     assert.deepEqual(await loadGroundItems(db, b), []);
   });

@@ -160,15 +160,18 @@ describe(`many worlds on one process (${databaseUnderTest()}) @db`, function () 
     const other = await createCharacterRow(server, account.accountId);
     const em = server.context.db.em.fork();
     const roomId = `elsewhere-${randomUUID()}`;
-    await em.execute('insert into worlds (number, room_id, process_id) values (?, ?, ?)', [8_000 + Math.floor(Math.random() * 1_000), roomId, 'another-process']);
-    await em.execute('insert into character_worlds (character_id, world, room_id) values (?, ?, ?)', [other.id, 8_001, roomId]);
+    const number = 8_000 + Math.floor(Math.random() * 1_000);
+    const [{ epoch }] = await em.execute<Array<{ epoch: string }>>(
+      `insert into worlds (number, room_id, process_id, epoch, lease_until) values (?, ?, ?, nextval('world_epochs'), now() + interval '1 minute') returning epoch`,
+      [number, roomId, 'another-process']);
+    await em.execute('insert into character_worlds (character_id, world, room_id, epoch) values (?, ?, ?, ?)', [other.id, number, roomId, epoch]);
     const client = await authenticated(server, account);
     open.push(client);
     client.send('world:enter', { characterId: other.id });
     assert.equal((await client.waitFor('error')).data.code, 'ALREADY_ONLINE');
     assert.equal(server.context.online.has(other.id), false);
-    // That process died: its world stops beating and is forgotten; the stale claim is taken over.
-    await em.execute(`update worlds set heartbeat_at = now() - interval '1 minute' where room_id = ?`, [roomId]);
+    // That process died: its world's lease lapses (docs/scaling.md); the stale claim is taken over.
+    await em.execute(`update worlds set lease_until = now() - interval '1 second' where room_id = ?`, [roomId]);
     client.send('world:enter', { characterId: other.id });
     const joined = await client.waitFor('world:joined');
     assert.deepEqual((await claimsOf(server, other.id)).map((c) => c.world), [joined.data.world]);

@@ -7,7 +7,10 @@ export interface LiveStatus {
   playersOnline(): number;
   rooms(): number;
   /** The worlds this process runs (docs/worlds.md). */
-  worlds(): Array<{ world: number; players: number; tickP99Ms: number | null }>;
+  /** The worlds this process runs: number, players, tick p99, and its lease (epoch; held or suspended). */
+  worlds(): Array<{ world: number; players: number; tickP99Ms: number | null; epoch: number | null; lease: string }>;
+  /** This process' Colyseus process id (the `processId` of its room listings). */
+  processId(): string;
 }
 
 export function healthRouter(config: Config, live: LiveStatus): Router {
@@ -24,6 +27,7 @@ export function healthRouter(config: Config, live: LiveStatus): Router {
       uptime: Math.round((Date.now() - startedAt) / 1000),
       playersOnline: live.playersOnline(),
       rooms: live.rooms(),
+      processId: live.processId(),
       worlds: live.worlds(),
       commitHash: config.commitHash,
       version: SERVICE_VERSION,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { GravestoneState, GroundItemState } from '../../../../schema/world-state.ts';
 import { deleteExpiredGroundItems, insertGroundItems, loadGroundItems } from '../../../../src/db/ground-items.ts';
 import { loadOpenGravestones, lockGravestone, markReleased } from '../../../../src/db/player-deaths.ts';
-import { transaction } from '../../../../src/db/transaction.ts';
+import { fencedTransaction } from '../../../../src/db/transaction.ts';
 import { expireGravestone, type Gravestone } from '../../../../src/game/death.ts';
 import { isVisibleTo, type GroundItem, type GroundItemTimings } from '../../../../src/game/ground-items.ts';
 import { createStoreState, type StoreState } from '../../../../src/game/shop.ts';
@@ -161,11 +161,11 @@ export class EconomyWorld {
     const { db } = this.world.context();
     if (groundIds.length > 0) {
       // The sink: a row that a pick-up already took is simply not there any more.
-      await deleteExpiredGroundItems(db, this.world.worldNumber, groundIds, now);
+      await fencedTransaction(db, this.world.fence(), (tx) => deleteExpiredGroundItems(tx, this.world.worldNumber, groundIds, now));
       for (const id of groundIds) this.removeGround(id);
     }
     for (const id of graveIds) {
-      const piles = await transaction(db, async (tx) => {
+      const piles = await fencedTransaction(db, this.world.fence(), async (tx) => {
         const gravestone = await lockGravestone(tx, id, this.world.data.world.tileSize);
         if (!gravestone) return [];
         const released = expireGravestone(gravestone, this.world.data.itemsById, now, () => randomUUID(), this.groundTimings());

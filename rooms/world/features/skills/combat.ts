@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { insertGroundItems } from '../../../../src/db/ground-items.ts';
 import { recordNpcKill } from '../../../../src/db/npc-kills.ts';
-import { transaction } from '../../../../src/db/transaction.ts';
+import { fencedTransaction } from '../../../../src/db/transaction.ts';
 import {
   MELEE_STYLES, RANGED_STYLES, attackInterval, attackRange, canAttackPlayer, combatTypeOf, consumeAmmunition,
   npcAttack, playerAttack, type AttackOutcome, type AttackStyle, type PlayerFighter,
@@ -320,7 +320,7 @@ async function npcDies(world: WorldApi, npc: NpcFighter, killer: OnlinePlayer, t
   });
   try {
     // The drop (an item source) and the kill count commit together.
-    await transaction(world.context().db, async (tx) => {
+    await fencedTransaction(world.context().db, world.fence(), async (tx) => {
       await insertGroundItems(tx, world.worldNumber, piles);
       await recordNpcKill(tx, killer.id, definition.id, new Date());
     });

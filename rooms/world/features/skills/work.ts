@@ -21,7 +21,7 @@ import type { WorldApi } from '../../world-api.ts';
 import { ResourceEntity } from '../../world-entities.ts';
 import { insertGroundItems } from '../../../../src/db/ground-items.ts';
 import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
-import { transaction } from '../../../../src/db/transaction.ts';
+import { fencedTransaction } from '../../../../src/db/transaction.ts';
 import { distanceToRect } from '../../../../src/game/geometry.ts';
 import { worldEconomy } from '../economy/state.ts';
 import { defineArea, WorldSlot } from '../../area.ts';
@@ -119,7 +119,7 @@ export class WorkWorld {
     const economy = worldEconomy.of(this.world);
     const remains = burnOut(entity.fire, this.world.data.itemsById, () => randomUUID(), economy.groundTimings());
     try {
-      await transaction(this.world.context().db, (tx) => insertGroundItems(tx, this.world.worldNumber, remains));
+      await fencedTransaction(this.world.context().db, this.world.fence(), (tx) => insertGroundItems(tx, this.world.worldNumber, remains));
       economy.placeGround(remains);
     } catch (error) {
       this.world.context().logger.error({ err: error }, 'placing the remains of a fire failed');

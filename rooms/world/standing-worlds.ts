@@ -1,0 +1,80 @@
+/**
+ * The WORLDS_MIN standing worlds (docs/worlds.md): numbers 1 to WORLDS_MIN are kept open. Opened at start, and
+ * checked every half lease time on every process: a standing number without a live lease (its process died, or
+ * lost the world) is opened again — the new world takes the number over with a newer epoch (src/db/worlds.ts), which
+ * PostgreSQL allows only once the old lease has lapsed by its clock. The cluster's short lock keeps two processes
+ * from opening the same numbers at once; the matchmaker places the world.
+ */
+import { matchMaker } from '@colyseus/core';
+import type { Database } from '../../src/db/database.ts';
+import { liveWorlds } from '../../src/db/worlds.ts';
+import type { Logger } from '../../src/logger.ts';
+import { STANDING_WORLD, WORLD_ROOM } from '../entry/world-choice.ts';
+
+export interface StandingWorldsOptions {
+  db: Database;
+  worldsMin: number;
+  everyMs: number;
+  /** Runs the work under the cluster's world lock (undefined: another process holds it). */
+  lock<T>(work: () => Promise<T>): Promise<T | undefined>;
+  logger: Logger;
+}
+
+/** How long start-up waits for the standing worlds when another process is opening them. */
+const START_WAIT_MS = 20_000;
+
+export class StandingWorlds {
+  private readonly options: StandingWorldsOptions;
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<unknown> | undefined;
+
+  constructor(options: StandingWorldsOptions) {
+    this.options = options;
+  }
+
+  /** How many of the numbers 1…WORLDS_MIN hold no live lease. */
+  async missing(): Promise<number> {
+    const live = new Set((await liveWorlds(this.options.db)).map((world) => world.number));
+    let missing = 0;
+    for (let number = 1; number <= this.options.worldsMin; number++) if (!live.has(number)) missing++;
+    return missing;
+  }
+
+  /** Opens the missing standing worlds, under the lock; the number opened (0 when another process held the lock). */
+  async ensure(): Promise<number> {
+    if (await this.missing() === 0) return 0;
+    const opened = await this.options.lock(async () => {
+      const missing = await this.missing();
+      for (let i = 0; i < missing; i++) await matchMaker.createRoom(WORLD_ROOM, STANDING_WORLD);
+      return missing;
+    });
+    if (opened) this.options.logger.info({ processId: matchMaker.processId, opened }, 'opened the standing worlds that held no live lease');
+    return opened ?? 0;
+  }
+
+  /** At start: the standing worlds exist when this resolves (this process opened them, or another did). */
+  async open(): Promise<void> {
+    const deadline = Date.now() + START_WAIT_MS;
+    while (Date.now() < deadline) {
+      await this.ensure();
+      if (await this.missing() === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error('the standing worlds did not open and the world lock stayed taken');
+  }
+
+  /** Checks again every `everyMs` until stopped. */
+  keep(): void {
+    this.timer = setInterval(() => {
+      this.checking ??= this.ensure()
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'could not check the standing worlds'))
+        .finally(() => (this.checking = undefined));
+    }, this.options.everyMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.checking;
+  }
+}
