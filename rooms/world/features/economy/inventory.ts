@@ -26,6 +26,7 @@ export const MoveSlotRequest = z.object({ from: SlotNumber, to: SlotNumber }).st
 export const DropRequest = z.object({ slot: SlotNumber, quantity: QuantityValue.optional() }).strict();
 export const PickupRequest = z.object({ groundItemId: z.string().min(1).max(64) }).strict();
 
+/** Eating: the food leaves the game and the health is written in one transaction; one `player:sync` shows both. */
 async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {
   const healed = await moveOwnItems(world, player, 'eat', async (tx, containers) => {
     unwrap(stackIn(containers.inventory, slot, itemId));
@@ -34,10 +35,12 @@ async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, item
     const health = healthAfterEating(before, player.state.maxHealth, world.data.itemsById.get(itemId)!.heal!);
     await writeHealth(tx, player.id, health);
     return { value: health - before, after: { ...containers, inventory: ate.inventory } };
+  }, {
+    afterCommit: (gained) => {
+      player.state.health = Math.min(player.state.maxHealth, player.state.health + gained);
+      world.markChanged(player);
+    },
   });
-  player.state.health = Math.min(player.state.maxHealth, player.state.health + healed);
-  world.markChanged(player);
-  player.client.send('player:sync', player.sync());
   player.client.send('inventory:used', { slot, itemId, effect: 'eaten', healed, health: player.state.health });
 }
 
