@@ -70,7 +70,7 @@ export class OnlinePlayer implements TrackedEntity {
   removedFor: 'kicked' | 'session_ended' | undefined;
   /** The player counts as in combat until this tick (set by combat; interrupts a home teleport). */
   inCombatUntilTick = 0;
-  /** The tick of the last hit this player gave or took (a world hop waits 10 s after it: src/game/world-hop.ts). */
+  /** The tick of the last hit this player gave or took (a world hop waits 17 ticks, 10.2 s, after it: src/game/world-hop.ts). */
   lastCombatTick = -Infinity;
   /** Position last written to the database, to skip saves when nothing moved. */
   savedX: number;
