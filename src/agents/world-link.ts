@@ -53,7 +53,7 @@ export interface AgentActivity {
 
 export interface AgentSkills {
   readonly levels: Readonly<Record<Skill, number>>;
-  /** Experience (fractional in memory). */
+  /** Experience in tenths of a point (src/game/experience.ts). */
   readonly xp: Readonly<Record<Skill, number>>;
 }
 

@@ -59,8 +59,8 @@ describe('inventory, equipment, ground items and home teleport @db', function ()
       const rows = await rowsOf(db(), p.characterId);
       assert.deepEqual(rows.inventory.map((r) => r.item_id), ['coins', 'bread']);
       assert.deepEqual(rows.equipment, [{ slot_type: 'weapon', item_id: 'bronze_sword', quantity: 1 }]);
-      const [xp] = await db().em.fork().execute('select prayer_xp from characters where id = ?', [p.characterId]);
-      assert.equal(Number(xp.prayer_xp), 4);
+      const [xp] = await db().em.fork().execute('select prayer_xp_tenths from characters where id = ?', [p.characterId]);
+      assert.equal(Number(xp.prayer_xp_tenths), 45, 'the 4.5 XP stored exactly, in tenths');
       p.client.close();
     });
   });

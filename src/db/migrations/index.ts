@@ -7,6 +7,7 @@ import { Migration20261123090000PrayerPoints } from './Migration20261123090000Pr
 import { Migration20261123100000Quests } from './Migration20261123100000Quests.ts';
 import { Migration20261124090000LockItemOwners } from './Migration20261124090000LockItemOwners.ts';
 import { Migration20261127030000Worlds } from './Migration20261127030000Worlds.ts';
+import { Migration20261201090000XpTenths } from './Migration20261201090000XpTenths.ts';
 
 /** Every migration in order. New ones are created with `npm run migration:create` and listed here. */
 export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> = [
@@ -17,4 +18,5 @@ export const MIGRATIONS: Array<{ name: string; class: Constructor<Migration> }> 
   { name: 'Migration20261123100000Quests', class: Migration20261123100000Quests },
   { name: 'Migration20261124090000LockItemOwners', class: Migration20261124090000LockItemOwners },
   { name: 'Migration20261127030000Worlds', class: Migration20261127030000Worlds },
+  { name: 'Migration20261201090000XpTenths', class: Migration20261201090000XpTenths },
 ];

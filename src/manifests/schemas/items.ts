@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, NonNegativeInt, PositiveInt, SkillLevels, uniqueById } from './common.ts';
+import { Id, NonNegativeInt, PositiveInt, PositiveXpPoints, SkillLevels, uniqueById } from './common.ts';
 
 export const EQUIPMENT_SLOTS = [
   'weapon',
@@ -62,7 +62,7 @@ export const Item = z.object({
   /** Food: hitpoints restored when eaten. */
   heal: PositiveInt.optional(),
   /** Bones: prayer experience when buried. */
-  prayerXp: z.number().positive().optional(),
+  prayerXp: PositiveXpPoints.optional(),
 });
 export type Item = z.infer<typeof Item>;
 
