@@ -41,7 +41,7 @@ describe(`the experience-in-tenths migration (${databaseUnderTest()}) @db`, func
     await dropScratch?.();
   });
 
-  const sql = <T>(query: string, params: unknown[] = []) => db.em.getConnection().execute<T>(query, params);
+  const sql = <T extends Array<Record<string, unknown>> = Array<Record<string, unknown>>>(query: string, params: unknown[] = []) => db.em.getConnection().execute<T>(query, params);
 
   it('multiplies every stored experience by ten into the renamed columns, and back', async () => {
     await db.orm.migrator.up({ to: BEFORE });
