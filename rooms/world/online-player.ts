@@ -5,6 +5,7 @@ import { gameContext } from '../../src/context.ts';
 import type { Containers } from '../../src/db/item-transaction.ts';
 import { emptyEquipment, totalBonuses } from '../../src/game/equipment.ts';
 import { emptyInventory } from '../../src/game/inventory.ts';
+import { MAX_RUN_ENERGY, energyPercent } from '../../src/game/run-energy.ts';
 import { GameError } from '../../src/game/refusal.ts';
 import { InterestSet, type TrackedEntity } from './interest.ts';
 
@@ -72,6 +73,8 @@ export class OnlinePlayer implements TrackedEntity {
   inCombatUntilTick = 0;
   /** The tick of the last hit this player gave or took (a world hop waits 17 ticks, 10.2 s, after it: src/game/world-hop.ts). */
   lastCombatTick = -Infinity;
+  /** Run energy in hundredths of a percent (src/game/run-energy.ts; loaded and kept by the movement area). */
+  runEnergy = MAX_RUN_ENERGY;
   /** Position last written to the database, to skip saves when nothing moved. */
   savedX: number;
   savedZ: number;
@@ -131,6 +134,7 @@ export class OnlinePlayer implements TrackedEntity {
   sync(): Record<string, unknown> {
     return {
       ...this.snapshot(),
+      runEnergy: energyPercent(this.runEnergy),
       accountId: this.accountId,
       world: this.world,
       path: this.path.map((t) => ({ x: t.x, z: t.z })),

@@ -57,6 +57,8 @@ export const CharacterSchema = defineEntity({
     runecraftingXpTenths: p.integer().default(0),
     /** Prayer points left; null is full (the prayer level). */
     prayerPoints: p.integer().nullable(),
+    /** Run energy in hundredths of a percent (src/game/run-energy.ts). */
+    runEnergy: p.integer().default(10000),
 
     /** Quest points earned (added in the transaction that completes a quest). */
     questPoints: p.integer().default(0),

@@ -63,6 +63,8 @@ export const Item = z.object({
   heal: PositiveInt.optional(),
   /** Bones: prayer experience when buried. */
   prayerXp: PositiveXpPoints.optional(),
+  /** Kilograms, carried or worn (run energy drains faster with weight). Absent: 0 for a stackable, else 1. */
+  weight: z.number().min(0).max(1000).optional(),
 });
 export type Item = z.infer<typeof Item>;
 
