@@ -86,6 +86,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   private standing = false;
   /** Counts down while the world is empty; it closes when it runs out (considerClosing). */
   private idleClose: Delayed | undefined;
+  /** What keeps an emptied world open (keepOpenWhile): the economy's gravestones and ground items. */
+  private readonly openHolds: Array<() => boolean> = [];
 
   /** Runs on the matchmaking request: who is joining, and with which of their characters (rooms/entry/admission.ts). */
   static override async onAuth(_token: string, options: WorldJoinOptions, context: EntryAuthContext): Promise<WorldAuth> {
@@ -352,7 +354,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   /**
    * An empty world numbered above WORLDS_MIN closes after WORLD_IDLE_CLOSE_SECONDS: it is locked first (no new
-   * seats), listed as closing, and disposed once its last seats are gone. A join before then keeps it open.
+   * seats), listed as closing, and disposed once its last seats are gone. A join before then keeps it open. While
+   * it still holds a gravestone or ground items (keepOpenWhile) it waits on, checking again every such period: they
+   * are claimed or expire on time in the running world, never stranded in a closed one.
    */
   private considerClosing(): void {
     const { config } = gameContext();
@@ -360,6 +364,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.idleClose = this.clock.setTimeout(() => {
       this.idleClose = undefined;
       if (this.online.size > 0 || this.clients.length > 0) return;
+      if (this.openHolds.some((holds) => holds())) return this.considerClosing();
       void this.closeEmpty().catch((error: unknown) => gameContext().logger.error({ err: error, world: this.worldNumber }, 'could not close the empty world'));
     }, config.worldIdleCloseSeconds * 1000);
   }
@@ -457,6 +462,10 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   onStop(hook: () => void): void {
     this.stopHooks.push(hook);
+  }
+
+  keepOpenWhile(holds: () => boolean): void {
+    this.openHolds.push(holds);
   }
 
   addEntity(entity: WorldEntity): void {

@@ -49,11 +49,11 @@ describe(`database records on ${databaseUnderTest()} @db`, () => {
     const loaded = await db.em.fork().findOneOrFail(Character, character.id);
     for (const skill of SKILLS) {
       const level = (loaded as unknown as Record<string, number>)[`${skill}Level`];
-      const xp = (loaded as unknown as Record<string, number>)[`${skill}Xp`];
+      const xp = (loaded as unknown as Record<string, number>)[`${skill}XpTenths`];
       assert.equal(level, skill === 'constitution' ? 10 : 1, `${skill} level`);
-      assert.equal(xp, xpForLevel(level), `${skill} experience`);
+      assert.equal(xp, xpForLevel(level) * 10, `${skill} experience (tenths)`);
     }
-    assert.equal(loaded.constitutionXp, 1154);
+    assert.equal(loaded.constitutionXpTenths, 11540);
   });
 
   it('the inventory refuses a slot outside 0–27, a quantity below 1 and a second row in one slot', async () => {
@@ -93,7 +93,7 @@ describe(`database records on ${databaseUnderTest()} @db`, () => {
     const characterId = randomUUID();
     const name = uniqueName('r');
     await roundTrip(Character, { id: characterId, accountId: userId, name, coins: 250, positionX: 12.5,
-      positionZ: -3.25, miningLevel: 5, miningXp: xpForLevel(5) }, { id: characterId });
+      positionZ: -3.25, miningLevel: 5, miningXpTenths: xpForLevel(5) * 10 }, { id: characterId });
     const itemId = `item-${randomUUID()}`;
     await roundTrip(Item, { id: itemId, name: 'Bronze axe', value: 16, stackable: false, tradeable: true,
       definition: { slot: 'weapon', bonuses: { attack: 2 } } }, { id: itemId });

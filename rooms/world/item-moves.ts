@@ -14,6 +14,14 @@ export async function loadPlayerContainers(world: WorldApi, player: OnlinePlayer
   player.containers = loaded.get(player.id)!;
 }
 
+export interface MoveOptions<T> extends ItemTransactionOptions {
+  /**
+   * Applies the rest of the committed outcome to memory (e.g. the health eating restored) before the players'
+   * `player:sync` goes out, so that one sync shows all of it.
+   */
+  afterCommit?: (value: T) => void;
+}
+
 /**
  * Runs `work` over the locked containers of the characters, commits, then updates the online ones in memory
  * and sends them `player:sync`. A refusal (ItemTransactionRefused) becomes a GameError with the same code.
@@ -22,17 +30,19 @@ export async function moveItems<T>(
   world: WorldApi,
   characterIds: readonly string[],
   work: (tx: Transaction, loaded: ContainersById) => Promise<ItemWork<T>>,
-  options: ItemTransactionOptions = {},
+  options: MoveOptions<T> = {},
 ): Promise<T> {
+  const { afterCommit, ...transactionOptions } = options;
   let committed;
   try {
     // Fenced by the world's lease: the characters in this world must be claimed by it (src/db/worlds.ts).
     const claimed = characterIds.filter((id) => world.player(id) !== undefined);
-    committed = await runItemTransaction(world.context().db, characterIds, work, { ...options, fence: world.fence(), claimed });
+    committed = await runItemTransaction(world.context().db, characterIds, work, { ...transactionOptions, fence: world.fence(), claimed });
   } catch (error) {
     if (error instanceof ItemTransactionRefused) throw new GameError(error.code, error.message);
     throw error;
   }
+  afterCommit?.(committed.value);
   for (const [id, containers] of committed.containers) {
     const player = world.player(id);
     if (!player) continue;

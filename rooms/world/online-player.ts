@@ -5,6 +5,7 @@ import { gameContext } from '../../src/context.ts';
 import type { Containers } from '../../src/db/item-transaction.ts';
 import { emptyEquipment, totalBonuses } from '../../src/game/equipment.ts';
 import { emptyInventory } from '../../src/game/inventory.ts';
+import { MAX_RUN_ENERGY, energyPercent } from '../../src/game/run-energy.ts';
 import { GameError } from '../../src/game/refusal.ts';
 import { InterestSet, type TrackedEntity } from './interest.ts';
 
@@ -70,8 +71,10 @@ export class OnlinePlayer implements TrackedEntity {
   removedFor: 'kicked' | 'session_ended' | undefined;
   /** The player counts as in combat until this tick (set by combat; interrupts a home teleport). */
   inCombatUntilTick = 0;
-  /** The tick of the last hit this player gave or took (a world hop waits 10 s after it: src/game/world-hop.ts). */
+  /** The tick of the last hit this player gave or took (a world hop waits 17 ticks, 10.2 s, after it: src/game/world-hop.ts). */
   lastCombatTick = -Infinity;
+  /** Run energy in hundredths of a percent (src/game/run-energy.ts; loaded and kept by the movement area). */
+  runEnergy = MAX_RUN_ENERGY;
   /** Position last written to the database, to skip saves when nothing moved. */
   savedX: number;
   savedZ: number;
@@ -131,6 +134,7 @@ export class OnlinePlayer implements TrackedEntity {
   sync(): Record<string, unknown> {
     return {
       ...this.snapshot(),
+      runEnergy: energyPercent(this.runEnergy),
       accountId: this.accountId,
       world: this.world,
       path: this.path.map((t) => ({ x: t.x, z: t.z })),

@@ -48,6 +48,11 @@ export interface WorldApi {
   onStart(hook: () => Promise<void>): void;
   /** Runs once when the world stops (disposed, or its start failed): forget what points at it from outside. */
   onStop(hook: () => void): void;
+  /**
+   * An emptied world that may close (one the matchmaker opened) stays open while `holds()` is true: something in it
+   * is still someone's to claim or still due to expire (gravestones, ground items). Checked when it would close.
+   */
+  keepOpenWhile(holds: () => boolean): void;
   /** Places a ground item or gravestone: in the synchronised state and the area of interest. */
   addEntity(entity: WorldEntity): void;
   /** Takes a placed entity out of the world (observers see it leave on the next tick). */

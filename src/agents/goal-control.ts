@@ -12,7 +12,7 @@ import { GameError } from '../game/refusal.ts';
 import { characterFacts, type CharacterFacts } from './character-facts.ts';
 import { stopActivityOf } from './executor/index.ts';
 import { availableGoals, goalRefusal } from './goal-menu.ts';
-import { describeGoal, GoalSpec, unknownReference, type AvailableGoal, type Goal, type SetGoalBody } from './goals.ts';
+import { describeGoal, GoalSpec, initialProgress, unknownReference, type AvailableGoal, type Goal, type SetGoalBody } from './goals.ts';
 import { taskOf, type AgentRuntime } from './runtime.ts';
 import { worldOfCharacter } from './world-link.ts';
 
@@ -39,11 +39,6 @@ interface StoredGoal {
   /** What progress counts from (see GoalTask.baseline), once the goal ran. */
   baseline?: number;
 }
-
-/** The progress unit a goal reports before its first step. */
-const INITIAL_UNITS: Record<GoalSpec['type'], string> = {
-  travel: 'tiles', gather: 'items', train_skill: 'xp', kill: 'kills', bank_inventory: 'tiles',
-};
 
 /** Sets the goal's status and detail (updatedAt moves). */
 export function touch(goal: Goal, status: Goal['status'], detail: string | null): void {
@@ -232,7 +227,7 @@ export class GoalControl {
   private newGoal(spec: GoalSpec, source: Goal['source'], id: string = randomUUID(), startedAt: string = new Date().toISOString()): Goal {
     return {
       id, type: spec.type, spec, description: describeGoal(spec, this.data), source, status: 'active',
-      progress: { current: 0, target: 1, unit: INITIAL_UNITS[spec.type], percent: 0 },
+      progress: initialProgress(spec),
       detail: null, startedAt, updatedAt: new Date().toISOString(), endedAt: null,
     };
   }

@@ -4,7 +4,7 @@
  * Pure: no I/O.
  */
 import { z } from 'zod';
-import { MAX_LEVEL, SKILLS } from '../game/skills.ts';
+import { MAX_LEVEL, SKILLS, xpForLevel } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import { GATHERING_SKILLS } from '../manifests/schemas/skilling.ts';
 
@@ -107,6 +107,21 @@ export const AvailableGoal = z.object({
   unavailableCode: z.string().nullable(),
 }).meta({ id: 'AvailableGoal' });
 export type AvailableGoal = z.infer<typeof AvailableGoal>;
+
+/**
+ * The progress a goal reports before the executor's first step: counted from 0 toward the target the goal was set
+ * with (items, kills, the target level's experience). Travel and banking count tiles toward a destination the
+ * first step picks, so their target is 1 until then.
+ */
+export function initialProgress(spec: GoalSpec): GoalProgress {
+  switch (spec.type) {
+    case 'gather': return { current: 0, target: spec.quantity, unit: 'items', percent: 0 };
+    case 'kill': return { current: 0, target: spec.count, unit: 'kills', percent: 0 };
+    case 'train_skill': return { current: 0, target: xpForLevel(spec.targetLevel), unit: 'xp', percent: 0, targetLevel: spec.targetLevel };
+    case 'travel':
+    case 'bank_inventory': return { current: 0, target: 1, unit: 'tiles', percent: 0 };
+  }
+}
 
 export function describeGoal(spec: GoalSpec, data: GameData | null): string {
   switch (spec.type) {

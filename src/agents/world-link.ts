@@ -22,7 +22,13 @@ export interface AgentCharacter extends Tile {
   readonly containers: Containers;
   /** What holds the character's interface (an open trade), if anything. */
   readonly lock: string | undefined;
-  readonly state: { action: string; readonly health: number; readonly maxHealth: number; readonly combatLevel: number };
+  /** Run energy in hundredths of a percent (src/game/run-energy.ts). */
+  readonly runEnergy: number;
+  readonly state: {
+    action: string; readonly health: number; readonly maxHealth: number; readonly combatLevel: number;
+    /** The run toggle. */
+    readonly running: boolean;
+  };
 }
 
 /** An entity near a tile: `kind` tells which (only `npc` and `resource` interest the executor). */
@@ -53,7 +59,7 @@ export interface AgentActivity {
 
 export interface AgentSkills {
   readonly levels: Readonly<Record<Skill, number>>;
-  /** Experience (fractional in memory). */
+  /** Experience in tenths of a point (src/game/experience.ts). */
   readonly xp: Readonly<Record<Skill, number>>;
 }
 

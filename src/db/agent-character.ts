@@ -4,7 +4,9 @@
  * kill count (`npc_kills`) a kill goal counts progress from.
  */
 import type { SqlEntityManager } from '@mikro-orm/sql';
+import { wholePoints } from '../game/experience.ts';
 import { SKILLS, levelForXp, type Levels, type Skill } from '../game/skills.ts';
+import { xpColumn } from './skill-stats.ts';
 import { loadContainers, type Containers } from './item-transaction.ts';
 
 export interface StoredCharacterStats extends Containers {
@@ -15,11 +17,11 @@ export interface StoredCharacterStats extends Containers {
 
 /** The character's stored levels and containers, or undefined when it no longer exists. */
 export async function loadStoredCharacterStats(em: SqlEntityManager, characterId: string): Promise<StoredCharacterStats | undefined> {
-  const columns = SKILLS.flatMap((skill) => [`${skill}_level`, `${skill}_xp`]).join(', ');
+  const columns = SKILLS.flatMap((skill) => [`${skill}_level`, xpColumn(skill)]).join(', ');
   const [row] = await em.execute<Array<Record<string, number>>>(`select ${columns}, combat_level from characters where id = ?`, [characterId]);
   if (!row) return undefined;
   const containers = (await loadContainers(em, [characterId], false)).get(characterId)!;
-  const levels = Object.fromEntries(SKILLS.map((skill: Skill) => [skill, Math.max(Number(row[`${skill}_level`]), levelForXp(Number(row[`${skill}_xp`])))])) as Record<Skill, number>;
+  const levels = Object.fromEntries(SKILLS.map((skill: Skill) => [skill, Math.max(Number(row[`${skill}_level`]), levelForXp(wholePoints(Number(row[xpColumn(skill)]))))])) as Record<Skill, number>;
   return { levels, inventory: containers.inventory, equipment: containers.equipment, combatLevel: Number(row.combat_level) };
 }
 

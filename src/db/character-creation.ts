@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { checkCharacterName } from '../game/character-name.ts';
 import { GameError } from '../game/refusal.ts';
+import { TENTHS_PER_POINT } from '../game/experience.ts';
 import { combatLevel, SKILLS, startingLevels, xpForLevel, type Skill } from '../game/skills.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import { accountChanged } from './account-changes.ts';
@@ -45,7 +46,7 @@ export async function createCharacter(em: SqlEntityManager, data: GameData | nul
       if (n >= MAX_CHARACTERS_PER_ACCOUNT) throw limitReached();
       const levels: Record<Skill, number> = { ...startingLevels() };
       for (const [skill, level] of Object.entries(template?.skills ?? {}) as Array<[Skill, number]>) levels[skill] = Math.max(levels[skill], level);
-      const skillColumns = Object.fromEntries(SKILLS.flatMap((s) => [[`${s}Level`, levels[s]], [`${s}Xp`, xpForLevel(levels[s])]]));
+      const skillColumns = Object.fromEntries(SKILLS.flatMap((s) => [[`${s}Level`, levels[s]], [`${s}XpTenths`, xpForLevel(levels[s]) * TENTHS_PER_POINT]]));
       tx.create(Character, { id, accountId: request.accountId, name: check.name, ...skillColumns, combatLevel: combatLevel(levels) });
       template?.inventory.forEach((stack, slot) => tx.create(InventorySlot, { characterId: id, slot, itemId: stack.itemId, quantity: stack.quantity }));
       for (const [slotType, itemId] of Object.entries(template?.equipment ?? {})) {

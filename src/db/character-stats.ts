@@ -3,6 +3,7 @@
  * requires, the stored health (eating, respawning), the prayer experience buried bones give. Skill training's own
  * columns are written by the skills' store. Every function takes the open transaction.
  */
+import { wholePoints } from '../game/experience.ts';
 import { SKILLS, levelForXp, type Levels, type Skill } from '../game/skills.ts';
 import type { Transaction } from './transaction.ts';
 
@@ -24,13 +25,13 @@ export async function writeRespawn(tx: Transaction, characterId: string, health:
     [health, tile.x * tileSize, tile.z * tileSize, characterId]);
 }
 
-/** The committed prayer experience (0 when the character no longer exists). */
+/** The committed prayer experience, in tenths of a point (0 when the character no longer exists). */
 export async function loadPrayerXp(tx: Transaction, characterId: string): Promise<number> {
-  const [row] = await tx.execute<Array<{ prayer_xp: number }>>('select prayer_xp from characters where id = ?', [characterId]);
-  return Number(row?.prayer_xp);
+  const [row] = await tx.execute<Array<{ prayer_xp_tenths: number }>>('select prayer_xp_tenths from characters where id = ?', [characterId]);
+  return Number(row?.prayer_xp_tenths ?? 0);
 }
 
-/** Writes the prayer experience and the level it gives. */
-export async function writePrayerXp(tx: Transaction, characterId: string, xp: number): Promise<void> {
-  await tx.execute('update characters set prayer_xp = ?, prayer_level = ? where id = ?', [xp, levelForXp(xp), characterId]);
+/** Writes the prayer experience (tenths of a point) and the level it gives. */
+export async function writePrayerXp(tx: Transaction, characterId: string, xpTenths: number): Promise<void> {
+  await tx.execute('update characters set prayer_xp_tenths = ?, prayer_level = ? where id = ?', [xpTenths, levelForXp(wholePoints(xpTenths)), characterId]);
 }

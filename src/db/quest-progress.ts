@@ -5,7 +5,9 @@
  */
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { questJournal, type QuestDefinitions, type QuestJournalEntry, type QuestLog } from '../game/quests.ts';
-import { MAX_XP, SKILLS, combatLevel, levelForXp, type Skill } from '../game/skills.ts';
+import { addTenths, wholePoints } from '../game/experience.ts';
+import { SKILLS, combatLevel, levelForXp, type Skill } from '../game/skills.ts';
+import { xpColumn } from './skill-stats.ts';
 import { iso, millis } from './row-values.ts';
 
 export interface QuestTimes {
@@ -76,23 +78,23 @@ export async function addQuestPoints(tx: SqlEntityManager, characterId: string, 
 }
 
 /**
- * Adds reward experience to the stored columns (whole points; levels and the combat level follow). The world then
- * adds the same amounts to its in-memory skill book, whose later saves keep the greater value, so nothing is
- * counted twice and a crash right after the commit loses nothing.
+ * Adds reward experience to the stored columns (`tenths`: tenths of a point; levels and the combat level follow).
+ * The world then adds the same amounts to its in-memory skill book, whose later saves keep the greater value, so
+ * nothing is counted twice and a crash right after the commit loses nothing.
  */
-export async function addRewardXp(tx: SqlEntityManager, characterId: string, xp: readonly { skill: Skill; amount: number }[]): Promise<void> {
+export async function addRewardXp(tx: SqlEntityManager, characterId: string, xp: readonly { skill: Skill; tenths: number }[]): Promise<void> {
   if (xp.length === 0) return;
-  const columns = SKILLS.flatMap((s) => [`${s}_xp`, `${s}_level`]).join(', ');
+  const columns = SKILLS.flatMap((s) => [xpColumn(s), `${s}_level`]).join(', ');
   const [row] = await tx.execute<Array<Record<string, number>>>(`select ${columns} from characters where id = ?`, [characterId]);
   const levels = Object.fromEntries(SKILLS.map((s) => [s, Number(row[`${s}_level`])])) as Record<Skill, number>;
   const gained = new Map<Skill, number>();
-  for (const { skill, amount } of xp) gained.set(skill, (gained.get(skill) ?? 0) + amount);
+  for (const { skill, tenths } of xp) gained.set(skill, (gained.get(skill) ?? 0) + tenths);
   const sets: string[] = [];
   const params: number[] = [];
-  for (const [skill, amount] of gained) {
-    const total = Math.min(MAX_XP, Number(row[`${skill}_xp`]) + Math.floor(amount));
-    levels[skill] = Math.max(levels[skill], levelForXp(total));
-    sets.push(`${skill}_xp = ?`, `${skill}_level = ?`);
+  for (const [skill, tenths] of gained) {
+    const total = addTenths(Number(row[xpColumn(skill)]), tenths);
+    levels[skill] = Math.max(levels[skill], levelForXp(wholePoints(total)));
+    sets.push(`${xpColumn(skill)} = ?`, `${skill}_level = ?`);
     params.push(total, levels[skill]);
   }
   sets.push('combat_level = ?');

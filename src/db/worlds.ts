@@ -124,6 +124,18 @@ export async function assertWorldFence(tx: Transaction, fence: WorldFence, chara
 }
 
 /**
+ * For a single statement that saves a character (safe to lose: experience, run energy): a condition on
+ * `characters` row `alias` that holds only while the world of `fence` claims the character with a live lease.
+ */
+export function heldBy(fence: WorldFence, alias: string): { sql: string; params: unknown[] } {
+  return {
+    sql: `exists (select 1 from character_worlds cw join worlds w on w.number = cw.world and w.epoch = cw.epoch
+                  where cw.character_id = ${alias}.id and cw.world = ? and cw.epoch = ? and w.${LIVE})`,
+    params: [fence.world, fence.epoch],
+  };
+}
+
+/**
  * Puts the character in the world of `fence`: true when it was in none (or only in a world whose claim is stale),
  * false when a live world — this one included — holds it, on any process. Refused outright (false) unless `fence`
  * holds a live lease.

@@ -31,33 +31,37 @@ export type MeleeStyle = (typeof MELEE_STYLES)[number];
 export type RangedStyle = (typeof RANGED_STYLES)[number];
 export type AttackStyle = MeleeStyle | RangedStyle;
 
-/** What an attack style does: invisible level boosts, XP per point of damage, speed and range changes. */
+/**
+ * What an attack style does: invisible level boosts, XP per point of damage, speed and range changes. Combat's XP
+ * is counted in thirds of a tenth of a point (experience.ts): 4 points a damage is 120, 4/3 is 40.
+ */
 export interface StyleEffect {
   readonly boosts: Readonly<Partial<Record<'attack' | 'strength' | 'defense' | 'ranged', number>>>;
-  readonly xpPerDamage: Readonly<Partial<Record<Skill, number>>>;
+  /** Thirds of a tenth of a point per point of damage. */
+  readonly xpThirdsPerDamage: Readonly<Partial<Record<Skill, number>>>;
   readonly speedChange: number;
   readonly rangeChange: number;
 }
 
-/** Constitution XP per point of damage, whatever the style. */
-export const CONSTITUTION_XP_PER_DAMAGE = 4 / 3;
+/** Constitution XP per point of damage, whatever the style: 4/3 of a point, in thirds of a tenth. */
+export const CONSTITUTION_XP_THIRDS_PER_DAMAGE = 40;
 
 const STYLE_EFFECTS: Readonly<Record<CombatType, Readonly<Record<string, StyleEffect>>>> = {
   melee: {
-    accurate: { boosts: { attack: 3 }, xpPerDamage: { attack: 4 }, speedChange: 0, rangeChange: 0 },
-    aggressive: { boosts: { strength: 3 }, xpPerDamage: { strength: 4 }, speedChange: 0, rangeChange: 0 },
-    defensive: { boosts: { defense: 3 }, xpPerDamage: { defense: 4 }, speedChange: 0, rangeChange: 0 },
+    accurate: { boosts: { attack: 3 }, xpThirdsPerDamage: { attack: 120 }, speedChange: 0, rangeChange: 0 },
+    aggressive: { boosts: { strength: 3 }, xpThirdsPerDamage: { strength: 120 }, speedChange: 0, rangeChange: 0 },
+    defensive: { boosts: { defense: 3 }, xpThirdsPerDamage: { defense: 120 }, speedChange: 0, rangeChange: 0 },
     controlled: {
       boosts: { attack: 1, strength: 1, defense: 1 },
-      xpPerDamage: { attack: 4 / 3, strength: 4 / 3, defense: 4 / 3 },
+      xpThirdsPerDamage: { attack: 40, strength: 40, defense: 40 },
       speedChange: 0,
       rangeChange: 0,
     },
   },
   ranged: {
-    accurate: { boosts: { ranged: 3 }, xpPerDamage: { ranged: 4 }, speedChange: 0, rangeChange: 0 },
-    rapid: { boosts: {}, xpPerDamage: { ranged: 4 }, speedChange: -1, rangeChange: 0 },
-    longrange: { boosts: { defense: 3 }, xpPerDamage: { ranged: 2, defense: 2 }, speedChange: 0, rangeChange: 2 },
+    accurate: { boosts: { ranged: 3 }, xpThirdsPerDamage: { ranged: 120 }, speedChange: 0, rangeChange: 0 },
+    rapid: { boosts: {}, xpThirdsPerDamage: { ranged: 120 }, speedChange: -1, rangeChange: 0 },
+    longrange: { boosts: { defense: 3 }, xpThirdsPerDamage: { ranged: 60, defense: 60 }, speedChange: 0, rangeChange: 2 },
   },
 };
 
@@ -113,12 +117,12 @@ export function defenceBonusAgainst(bonuses: EquipmentBonuses, type: AttackType)
   }
 }
 
-/** XP for dealing `damage`: the style's skills plus constitution. */
+/** XP for dealing `damage` (whole hitpoints), in thirds of a tenth: the style's skills plus constitution. */
 export function xpForDamage(effect: StyleEffect, damage: number): Partial<Record<Skill, number>> {
   const xp: Partial<Record<Skill, number>> = {};
-  if (!(damage > 0)) return xp;
-  for (const [skill, perDamage] of Object.entries(effect.xpPerDamage) as [Skill, number][]) xp[skill] = perDamage * damage;
-  xp.constitution = CONSTITUTION_XP_PER_DAMAGE * damage;
+  if (!(damage > 0) || !Number.isSafeInteger(damage)) return xp;
+  for (const [skill, perDamage] of Object.entries(effect.xpThirdsPerDamage) as [Skill, number][]) xp[skill] = perDamage * damage;
+  xp.constitution = CONSTITUTION_XP_THIRDS_PER_DAMAGE * damage;
   return xp;
 }
 
@@ -180,7 +184,8 @@ export interface AttackOutcome {
   readonly maxHit: number;
   readonly hitChance: number;
   readonly attackType: AttackType;
-  readonly xp: Partial<Record<Skill, number>>;
+  /** Experience gained, in thirds of a tenth of a point (xpForDamage). */
+  readonly xpThirds: Partial<Record<Skill, number>>;
   /** The attacker's equipment afterwards (one arrow fewer after a ranged attack). */
   readonly equipment: Equipment;
 }
@@ -227,7 +232,7 @@ export function playerAttack(
   let damage = rolled.damage;
   if (defender.kind === 'player') damage = protectedDamage(damage, combatFamily(attackType), defender.fighter.prayer, true);
   damage = Math.min(damage, Math.max(0, defender.hitpoints));
-  return ok({ hit: rolled.hit, damage, maxHit: max, hitChance: chance, attackType, xp: xpForDamage(effect.value, damage), equipment });
+  return ok({ hit: rolled.hit, damage, maxHit: max, hitChance: chance, attackType, xpThirds: xpForDamage(effect.value, damage), equipment });
 }
 
 /** Resolves one attack by an NPC on a player. NPCs fight in melee (crush) with their own stats. */

@@ -13,6 +13,7 @@ import type { GatheringAction, ResourceNode, Tool, ToolType } from '../manifests
 import { wornItems, type Equipment } from './equipment.ts';
 import { applyTransfer, canFit, countItem, type Inventory, type InventoryCode } from './inventory.ts';
 import type { ItemAmount, ItemDefinitions } from './items.ts';
+import { tenthsOf } from './experience.ts';
 import { ok, refuse, type Result } from './result.ts';
 import { ticksToMs } from './ticks.ts';
 
@@ -48,7 +49,8 @@ export interface GatherOutcome {
   /** The action that succeeded, or null when this tick's attempt failed. */
   readonly actionId: string | null;
   readonly gained: readonly ItemAmount[];
-  readonly xp: number;
+  /** Experience gained, in tenths of a point (experience.ts). */
+  readonly xpTenths: number;
   readonly depleted: boolean;
 }
 
@@ -117,9 +119,9 @@ export function gatherTick(ctx: GatheringContext, rng: () => number): Result<Gat
       node: depleted ? { ...node, depletedUntil: ctx.now + ticksToMs(ctx.resource.respawnTicks) } : node,
       actionId: action.id,
       gained: action.outputs,
-      xp: action.xp,
+      xpTenths: tenthsOf(action.xp),
       depleted,
     });
   }
-  return ok({ inventory: ctx.inventory, node, actionId: null, gained: [], xp: 0, depleted: false });
+  return ok({ inventory: ctx.inventory, node, actionId: null, gained: [], xpTenths: 0, depleted: false });
 }

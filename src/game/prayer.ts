@@ -7,6 +7,7 @@
 import type { Prayer } from '../manifests/schemas/prayers.ts';
 import { applyTransfer, isValidSlot, type Inventory, type InventoryCode } from './inventory.ts';
 import type { ItemDefinitions } from './items.ts';
+import { tenthsOf } from './experience.ts';
 import { ok, refuse, type Result } from './result.ts';
 
 export type PrayerDefinitions = ReadonlyMap<string, Prayer>;
@@ -115,7 +116,7 @@ export function buryBones(
   inventory: Inventory,
   items: ItemDefinitions,
   slot: number,
-): Result<{ inventory: Inventory; itemId: string; xp: number }, PrayerCode> {
+): Result<{ inventory: Inventory; itemId: string; xpTenths: number }, PrayerCode> {
   if (!isValidSlot(inventory, slot)) return refuse('INVALID_SLOT', `slots must be whole numbers from 0 to ${inventory.length - 1}`);
   const held = inventory[slot];
   if (held === null) return refuse('EMPTY_SLOT', `slot ${slot} is empty`);
@@ -123,5 +124,5 @@ export function buryBones(
   if (xp === undefined) return refuse('NOT_BONES', `${held.itemId} cannot be buried`);
   const next = applyTransfer(inventory, items, [{ slot, quantity: 1, itemId: held.itemId }], []);
   if (!next.ok) return next;
-  return ok({ inventory: next.value, itemId: held.itemId, xp });
+  return ok({ inventory: next.value, itemId: held.itemId, xpTenths: tenthsOf(xp) });
 }

@@ -15,6 +15,7 @@ import type { RecipeSkill } from '../manifests/game-data.ts';
 import { placeLoot, type GroundItem, type GroundItemTimings } from './ground-items.ts';
 import { applyTransfer, countItem, type Inventory, type InventoryCode } from './inventory.ts';
 import type { ItemAmount, ItemDefinitions } from './items.ts';
+import { tenthsOf } from './experience.ts';
 import { ok, refuse, type Result } from './result.ts';
 
 /** Where the player is working: a station type, a fire, or nowhere in particular. */
@@ -41,7 +42,8 @@ export interface ProcessOutcome {
   /** 'failure' when cooking burnt the food. */
   readonly result: 'success' | 'failure';
   readonly produced: readonly ItemAmount[];
-  readonly xp: number;
+  /** Experience gained, in tenths of a point (experience.ts). */
+  readonly xpTenths: number;
 }
 
 export function stationAccepts(recipe: Recipe, skill: RecipeSkill, at: WorkPlace): boolean {
@@ -82,7 +84,7 @@ export function processRecipe(recipe: Recipe, ctx: ProcessContext, rng: () => nu
   const produced = burnt ? [{ itemId: recipe.failure!.itemId, quantity: 1 }] : recipe.outputs;
   const inventory = applyTransfer(ctx.inventory, ctx.items, recipe.inputs, produced);
   if (!inventory.ok) return inventory;
-  return ok({ inventory: inventory.value, result: burnt ? 'failure' : 'success', produced, xp: burnt ? 0 : recipe.xp });
+  return ok({ inventory: inventory.value, result: burnt ? 'failure' : 'success', produced, xpTenths: burnt ? 0 : tenthsOf(recipe.xp) });
 }
 
 // ── Firemaking ─────────────────────────────────────────────────────────────────────────────────────
@@ -120,16 +122,16 @@ export function lightFire(
   recipe: Recipe,
   ctx: FireContext,
   rng: () => number,
-): Result<{ inventory: Inventory; fire: Fire | null; xp: number }, ProcessingCode> {
+): Result<{ inventory: Inventory; fire: Fire | null; xpTenths: number }, ProcessingCode> {
   const checked = checkRecipe(recipe, { skill: 'firemaking', level: ctx.level, inventory: ctx.inventory, items: ctx.items, at: null });
   if (!checked.ok) return checked;
   if (ctx.isBlocked(ctx.x, ctx.z)) return refuse('BLOCKED_TILE', 'you cannot light a fire here');
   if (ctx.hasFire(ctx.x, ctx.z)) return refuse('FIRE_EXISTS', 'there is already a fire here');
-  if (!(rng() < lightChance(recipe, ctx.level))) return ok({ inventory: ctx.inventory, fire: null, xp: 0 });
+  if (!(rng() < lightChance(recipe, ctx.level))) return ok({ inventory: ctx.inventory, fire: null, xpTenths: 0 });
   const inventory = applyTransfer(ctx.inventory, ctx.items, recipe.inputs, []);
   if (!inventory.ok) return inventory;
   const fire = { x: ctx.x, z: ctx.z, litAt: ctx.now, expiresAt: ctx.now + (ctx.burnMs ?? DEFAULT_FIRE_MS), remains: recipe.outputs };
-  return ok({ inventory: inventory.value, fire, xp: recipe.xp });
+  return ok({ inventory: inventory.value, fire, xpTenths: tenthsOf(recipe.xp) });
 }
 
 /** A burnt-out fire leaves its remains as ground items everyone can see. */

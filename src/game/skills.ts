@@ -7,7 +7,7 @@ export type Skill = SkillName;
 
 export const MAX_LEVEL = 99;
 
-/** Experience needed to reach each level; index = level. Classic formula, floored per level. */
+/** Experience (whole points) needed to reach each level; index = level. Classic formula, floored per level. */
 const XP_TABLE: readonly number[] = (() => {
   const table = [0, 0];
   let points = 0;
@@ -62,14 +62,8 @@ export function describeUnmet(unmet: readonly { skill: Skill; required: number; 
   return unmet.map((u) => `${u.skill} ${u.required} (you have ${u.level})`).join(', ');
 }
 
-/** Experience per skill stops growing here. */
+/** Experience per skill stops growing here (in points; experience.ts counts it in tenths). */
 export const MAX_XP = 200_000_000;
-
-/** Adds experience, capped at MAX_XP; negative, NaN or infinite gains add nothing. */
-export function addXp(current: number, gained: number): number {
-  if (!Number.isFinite(gained) || gained <= 0) return current;
-  return Math.min(MAX_XP, current + gained);
-}
 
 /**
  * Combat level (classic formula):

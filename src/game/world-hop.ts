@@ -6,10 +6,10 @@
  */
 import { TICK_MS } from './ticks.ts';
 
-/** Time after the last hit given or taken before a hop is allowed. */
-export const HOP_COMBAT_COOLDOWN_MS = 10_000;
-/** The same in ticks, rounded up: a hop waits at least the full 10 s. */
-export const HOP_COMBAT_TICKS = Math.ceil(HOP_COMBAT_COOLDOWN_MS / TICK_MS);
+/** Ticks after the last hit given or taken before a hop is allowed: RuneScape's "10 seconds", counted in ticks. */
+export const HOP_COMBAT_TICKS = 17;
+/** The same in time: 17 ticks of 600 ms, 10.2 s (what the message and the docs say). */
+export const HOP_COMBAT_COOLDOWN_MS = HOP_COMBAT_TICKS * TICK_MS;
 
 export interface HopSituation {
   from: number;
@@ -34,7 +34,7 @@ export function hopRefusal(s: HopSituation): HopRefusal | undefined {
   const waitTicks = s.lastCombatTick + HOP_COMBAT_TICKS - s.tick;
   if (waitTicks > 0) {
     return {
-      code: 'HOP_IN_COMBAT', message: `You cannot change worlds within ${HOP_COMBAT_COOLDOWN_MS / 1000} s of combat`,
+      code: 'HOP_IN_COMBAT', message: `You cannot change worlds within ${HOP_COMBAT_TICKS} ticks (${HOP_COMBAT_COOLDOWN_MS / 1000} s) of combat`,
       details: { retryAfterSeconds: Math.ceil((waitTicks * TICK_MS) / 1000) },
     };
   }

@@ -68,7 +68,7 @@ describe('Agent goals: kill, bank_inventory, train_skill in the world @db', func
     setSkillsRng(() => (n++ % 2 === 0 ? 0 : 0.99));
     try {
       const { account, characterId, socket, agentId } = await agentAt({ x: 93, z: 64 }, { inventory: [stack('bread')], health: 40 }, [
-        ['update characters set attack_level = 99, attack_xp = ?, strength_level = 99, strength_xp = ? where id = ?', [XP_99, XP_99]],
+        ['update characters set attack_level = 99, attack_xp_tenths = ?, strength_level = 99, strength_xp_tenths = ? where id = ?', [XP_99 * 10, XP_99 * 10]],
         // Earlier kills are not counted toward the goal.
         ["insert into npc_kills (character_id, npc_id, kill_count, last_kill_at) values (?, 'chicken', 5, now())", []],
       ]);
@@ -147,7 +147,7 @@ describe('Agent goals: kill, bank_inventory, train_skill in the world @db', func
     try {
       const fillers = Array.from({ length: 26 }, () => stack('bones'));
       const { account, characterId, socket, agentId } = await agentAt({ x: 74, z: 101 }, { inventory: [stack('bronze_hatchet'), ...fillers] }, [
-        ['update characters set woodcutting_xp = ? where id = ?', [40]],
+        ['update characters set woodcutting_xp_tenths = ? where id = ?', [400]],
       ]);
       const before = ledger(await rowsOf(server.context.db, characterId));
       const menu = await call(server, 'GET', `/api/agents/${agentId}/goal`, account.token);

@@ -142,6 +142,34 @@ describe('Agent goal control in the world @db', () => {
     assert.equal(again.status, 201);
   });
 
+  it('every goal answer shows the goal as set, from the first one: POST goal (paused, then running) and resume', async () => {
+    const owner = await accountWithCharacter(server, { x: 74, z: 100 });
+    await runItemTransaction(server.context.db, [owner.characterId], async (_tx, loaded) => {
+      const inventory = [...loaded.get(owner.characterId)!.inventory];
+      inventory[0] = { itemId: 'bronze_hatchet', quantity: 1 };
+      return { value: null, write: new Map([[owner.characterId, { ...loaded.get(owner.characterId)!, inventory }]]) };
+    });
+    const socket = await jsonPlayer(server, owner, owner.characterId);
+    sockets.push(socket);
+    const { agentId } = await registerAgent(server, owner.token, owner.characterId);
+    const gather = { type: 'gather', skill: 'woodcutting', itemId: 'logs', quantity: 2 };
+
+    // Paused: the goal waits, and its first answer already counts toward 2 items.
+    assert.equal((await call(server, 'POST', `/api/agents/${agentId}/goal/stop`, owner.token)).status, 200);
+    const waiting = await call(server, 'POST', `/api/agents/${agentId}/goal`, owner.token, gather);
+    assert.equal(waiting.body.goal.status, 'waiting');
+    assert.deepEqual(waiting.body.goal.progress, { current: 0, target: 2, unit: 'items', percent: 0 }, 'POST goal answers the target set');
+    const resumed = await call(server, 'POST', `/api/agents/${agentId}/goal/resume`, owner.token);
+    assert.equal(resumed.body.goal.id, waiting.body.goal.id);
+    assert.deepEqual(resumed.body.goal.progress, { current: 0, target: 2, unit: 'items', percent: 0 }, 'resume answers the target set');
+
+    // Running: a new goal's first answer shows its own target too (kills).
+    const kill = await call(server, 'POST', `/api/agents/${agentId}/goal`, owner.token, { type: 'kill', npcId: 'chicken', count: 3 });
+    assert.equal(kill.status, 200);
+    assert.deepEqual(kill.body.goal.progress, { current: 0, target: 3, unit: 'kills', percent: 0 });
+    await call(server, 'POST', `/api/agents/${agentId}/goal/stop`, owner.token);
+  });
+
   it('a "chop 5 logs" goal completes through real gathering (player:action on the character\'s connection)', async function () {
     this.timeout(90_000);
     // Woodcutting rolls always succeed; the four trees nearby each give one log and then respawn (30 ticks).

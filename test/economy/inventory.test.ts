@@ -34,6 +34,17 @@ describe('inventory, equipment, ground items and home teleport @db', function ()
       p.client.close();
     });
 
+    it('eating answers one player:sync, already showing the healed health and the food gone', async () => {
+      const p = await seededPlayer(server, HOME, { inventory: [stack('shrimp'), stack('bread')], health: 40 });
+      const from = p.client.events.length;
+      p.client.send('inventory:use', { slot: 0, itemId: 'shrimp' });
+      await p.client.waitFor('inventory:used', () => true, 5_000, from);
+      const syncs = p.client.events.slice(from).filter((e) => e.type === 'player:sync');
+      assert.deepEqual(syncs.map((e) => e.data.health), [70], 'one player:sync, with the healed value');
+      assert.deepEqual(syncs[0].data.inventory.slice(0, 2), [null, stack('bread')]);
+      p.client.close();
+    });
+
     it('wields and wears through use, buries bones, and refuses what has no use or is not in the slot', async () => {
       const p = await seededPlayer(server, HOME, { inventory: [stack('bronze_sword'), stack('bones'), stack('coins', 5), null, stack('bread')] });
       const used = await ok(p.client, 'inventory:use', { slot: 0, itemId: 'bronze_sword' }, 'inventory:used');
@@ -48,8 +59,8 @@ describe('inventory, equipment, ground items and home teleport @db', function ()
       const rows = await rowsOf(db(), p.characterId);
       assert.deepEqual(rows.inventory.map((r) => r.item_id), ['coins', 'bread']);
       assert.deepEqual(rows.equipment, [{ slot_type: 'weapon', item_id: 'bronze_sword', quantity: 1 }]);
-      const [xp] = await db().em.fork().execute('select prayer_xp from characters where id = ?', [p.characterId]);
-      assert.equal(Number(xp.prayer_xp), 4);
+      const [xp] = await db().em.fork().execute('select prayer_xp_tenths from characters where id = ?', [p.characterId]);
+      assert.equal(Number(xp.prayer_xp_tenths), 45, 'the 4.5 XP stored exactly, in tenths');
       p.client.close();
     });
   });

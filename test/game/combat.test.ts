@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  CONSTITUTION_XP_PER_DAMAGE,
+  CONSTITUTION_XP_THIRDS_PER_DAMAGE,
   attackInterval,
   attackRange,
   canAttackPlayer,
@@ -112,11 +112,13 @@ describe('combat', () => {
       expectCode(styleEffect('melee', 'toString' as never), 'INVALID_STYLE');
     });
 
-    it('gives 4 XP per damage to the style skill and 4/3 to constitution', () => {
-      assert.deepEqual(xpForDamage(expectOk(styleEffect('melee', 'aggressive')), 3), { strength: 12, constitution: 4 });
+    it('gives 4 XP per damage to the style skill and 4/3 to constitution (counted in thirds of a tenth: 30 a point)', () => {
+      const points = (thirds: Partial<Record<string, number>>) => Object.fromEntries(Object.entries(thirds).map(([skill, n]) => [skill, n! / 30]));
+      assert.deepEqual(points(xpForDamage(expectOk(styleEffect('melee', 'aggressive')), 3)), { strength: 12, constitution: 4 });
       const controlled = xpForDamage(expectOk(styleEffect('melee', 'controlled')), 3);
-      assert.deepEqual(controlled, { attack: 4, strength: 4, defense: 4, constitution: 4 });
-      assert.deepEqual(xpForDamage(expectOk(styleEffect('ranged', 'longrange')), 5), { ranged: 10, defense: 10, constitution: 5 * CONSTITUTION_XP_PER_DAMAGE });
+      assert.deepEqual(points(controlled), { attack: 4, strength: 4, defense: 4, constitution: 4 });
+      assert.deepEqual(points(xpForDamage(expectOk(styleEffect('ranged', 'longrange')), 5)), { ranged: 10, defense: 10, constitution: (5 * CONSTITUTION_XP_THIRDS_PER_DAMAGE) / 30 });
+      assert.equal(CONSTITUTION_XP_THIRDS_PER_DAMAGE / 30, 4 / 3);
       assert.deepEqual(xpForDamage(expectOk(styleEffect('ranged', 'rapid')), 0), {});
     });
 
@@ -137,7 +139,7 @@ describe('combat', () => {
       assert.equal(outcome.hitChance, 1 - 642 / 1658);
       assert.equal(outcome.maxHit, 1);
       assert.equal(outcome.attackType, 'slash');
-      assert.deepEqual(outcome, { ...outcome, hit: true, damage: 1, xp: { attack: 4, constitution: 4 / 3 } });
+      assert.deepEqual(outcome, { ...outcome, hit: true, damage: 1, xpThirds: { attack: 4 * 30, constitution: 40 } });
     });
 
     it('caps damage at the defender’s hitpoints (and XP with it)', () => {
@@ -145,7 +147,7 @@ describe('combat', () => {
       const outcome = expectOk(playerAttack(strong, { kind: 'npc', combat: CHICKEN, hitpoints: 2 }, DATA, scripted(0, 0.99)));
       assert.ok(outcome.maxHit > 2);
       assert.equal(outcome.damage, 2);
-      assert.equal(outcome.xp.strength, 8);
+      assert.equal(outcome.xpThirds.strength, 8 * 30);
     });
 
     it('prayers raise accuracy and max hit', () => {

@@ -60,9 +60,9 @@ describe('gathering', () => {
     const success = expectOk(gatherTick(ctx, always));
     assert.equal(success.actionId, 'chop_oak');
     assert.equal(countItem(success.inventory, 'oak_logs'), 1);
-    assert.equal(success.xp, 37.5);
+    assert.equal(success.xpTenths, 375, '37.5 XP, in tenths');
     const failure = expectOk(gatherTick(ctx, never));
-    assert.deepEqual([failure.actionId, failure.xp, failure.inventory], [null, 0, ctx.inventory]);
+    assert.deepEqual([failure.actionId, failure.xpTenths, failure.inventory], [null, 0, ctx.inventory]);
   });
 
   it('depletes the node by its chance and respawns it after respawnTicks', () => {

@@ -106,7 +106,7 @@ describe('prayer', () => {
   it('buries bones for their prayer XP, one at a time', () => {
     const inventory = frozen(inventoryOf([0, 'bones', 1], [1, 'bones', 1], [2, 'logs', 1]));
     const buried = expectOk(buryBones(inventory, ITEMS, 1));
-    assert.equal(buried.xp, 4.5);
+    assert.equal(buried.xpTenths, 45, '4.5 XP, in tenths');
     assert.equal(countItem(buried.inventory, 'bones'), 1);
     assert.equal(buried.inventory[1], null);
     expectCode(buryBones(inventory, ITEMS, 2), 'NOT_BONES');

@@ -47,10 +47,10 @@ describe('processing', () => {
     it('cooks on a range or a fire, and burns on an unlucky roll (no XP)', () => {
       const shrimp = recipe('cooking', 'cook_shrimp');
       const cooked = expectOk(processRecipe(shrimp, ctx('cooking', 5, inventoryOf([0, 'raw_shrimp', 1]), 'range'), () => 0.99));
-      assert.deepEqual([cooked.result, cooked.xp], ['success', 30]);
+      assert.deepEqual([cooked.result, cooked.xpTenths], ['success', 300]);
       assert.deepEqual(inventoryTotals(cooked.inventory), new Map([['shrimp', 1]]));
       const burnt = expectOk(processRecipe(shrimp, ctx('cooking', 5, inventoryOf([0, 'raw_shrimp', 1]), 'fire'), () => 0));
-      assert.deepEqual([burnt.result, burnt.xp], ['failure', 0]);
+      assert.deepEqual([burnt.result, burnt.xpTenths], ['failure', 0]);
       assert.deepEqual(inventoryTotals(burnt.inventory), new Map([['burnt_shrimp', 1]]));
       expectCode(processRecipe(shrimp, ctx('cooking', 5, inventoryOf([0, 'raw_shrimp', 1]), 'furnace'), () => 0), 'WRONG_STATION');
       expectCode(processRecipe(shrimp, ctx('cooking', 5, inventoryOf([0, 'raw_shrimp', 1]), null), () => 0), 'WRONG_STATION');
@@ -68,7 +68,7 @@ describe('processing', () => {
       const inventory = inventoryOf([0, 'iron_ore', 1], [1, 'coal', 1], [2, 'coal', 1], [3, 'coal', 1]);
       const done = expectOk(processRecipe(steel, ctx('smithing', 30, inventory, 'furnace'), () => 0));
       assert.deepEqual(inventoryTotals(done.inventory), new Map([['coal', 1], ['steel_bar', 1]]));
-      assert.equal(done.xp, 17.5);
+      assert.equal(done.xpTenths, 175, '17.5 XP, in tenths');
       expectCode(processRecipe(steel, ctx('smithing', 30, inventory, 'anvil'), () => 0), 'WRONG_STATION');
       expectCode(processRecipe(steel, ctx('smithing', 30, inventoryOf([0, 'iron_ore', 1], [1, 'coal', 1]), 'furnace'), () => 0), 'MISSING_ITEMS');
     });
@@ -132,7 +132,7 @@ describe('processing', () => {
       const burn = recipe('firemaking', 'burn_logs');
       const lit = expectOk(lightFire(burn, fireCtx(), () => 0));
       assert.equal(countItem(lit.inventory, 'logs'), 0);
-      assert.deepEqual([lit.fire?.x, lit.fire?.z, lit.xp], [5, 6, 40]);
+      assert.deepEqual([lit.fire?.x, lit.fire?.z, lit.xpTenths], [5, 6, 400]);
       const failed = expectOk(lightFire(burn, fireCtx(), () => 0.99));
       assert.equal(failed.fire, null);
       assert.equal(countItem(failed.inventory, 'logs'), 1);

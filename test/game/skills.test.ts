@@ -4,7 +4,6 @@ import {
   MAX_LEVEL,
   MAX_XP,
   SKILLS,
-  addXp,
   combatLevel,
   describeUnmet,
   levelForXp,
@@ -13,6 +12,7 @@ import {
   xpForLevel,
   type Levels,
 } from '../../src/game/skills.ts';
+import { MAX_XP_TENTHS, addTenths, tenthsOf } from '../../src/game/experience.ts';
 
 const all = (level: number): Levels => Object.fromEntries(SKILLS.map((s) => [s, level])) as Levels;
 
@@ -33,10 +33,11 @@ describe('skills', () => {
     assert.ok(SKILLS.filter((s) => s !== 'constitution').every((s) => levels[s] === 1));
   });
 
-  it('adds XP up to 200 million and ignores nonsense gains', () => {
-    assert.equal(addXp(100, 4.5), 104.5);
-    assert.equal(addXp(MAX_XP - 1, 10), MAX_XP);
-    for (const bad of [-5, 0, Number.NaN, Infinity]) assert.equal(addXp(100, bad), 100);
+  it('adds XP up to 200 million and ignores nonsense gains (counted in tenths)', () => {
+    assert.equal(addTenths(1000, tenthsOf(4.5)), 1045);
+    assert.equal(addTenths(MAX_XP_TENTHS - 10, 100), MAX_XP_TENTHS);
+    assert.equal(MAX_XP_TENTHS, MAX_XP * 10);
+    for (const bad of [-5, 0, Number.NaN, Infinity, 4.5]) assert.equal(addTenths(1000, bad), 1000);
   });
 
   describe('combat level', () => {

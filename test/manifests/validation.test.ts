@@ -56,6 +56,18 @@ describe('manifest validation', () => {
     assert.equal(error.file, 'items/food.json');
   });
 
+  it('refuses experience finer than a tenth of a point (the server counts tenths): 6.25 names the file, path and rule', () => {
+    const files = withEdit('recipes/smithing.json', (recipes) => {
+      recipes[0].xp = 6.25;
+    });
+    assertRejected(files, 'recipes/smithing.json', '0.xp', 'tenths of a point');
+    const bones = withEdit('items/misc.json', (items) => {
+      const item = items.find((i: Json) => i.prayerXp !== undefined);
+      item.prayerXp = 4.55;
+    });
+    assertRejected(bones, 'items/misc.json', 'prayerXp', 'tenths of a point');
+  });
+
   it('requires the required manifests', () => {
     const files = new Map(bundled);
     files.delete('stores.json');

@@ -169,10 +169,10 @@ describe(`kill -9 while a quest completes on ${databaseUnderTest()} @db`, functi
       const untouched = { stage: 2, points: 0, fishing: 0, cooking: 0, items: [['coins', 7], ['tarnished_locket', 1]] };
       const outcome = async (id: string) => {
         const [row] = await questRows(db, id);
-        const columns = await characterColumns(db, id, ['quest_points', 'fishing_xp', 'cooking_xp']);
+        const columns = await characterColumns(db, id, ['quest_points', 'fishing_xp_tenths', 'cooking_xp_tenths']);
         const rows = await rowsOf(db, id);
         assert.equal(row.stage === 3, row.completed_at !== null, 'completed_at is set exactly when the quest is completed');
-        return { stage: row.stage, points: columns.quest_points, fishing: columns.fishing_xp, cooking: columns.cooking_xp, items: [...ledger(rows)] };
+        return { stage: row.stage, points: columns.quest_points, fishing: columns.fishing_xp_tenths / 10, cooking: columns.cooking_xp_tenths / 10, items: [...ledger(rows)] };
       };
       assert.deepEqual(await outcome(acknowledged), done, 'the acknowledged completion survived entirely');
       const flight = await outcome(inFlight);

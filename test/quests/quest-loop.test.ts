@@ -91,7 +91,7 @@ describe('NPC dialogue and quests over a real socket @db', function () {
     await until(async () => (await questRows(db, characterId))[0].stage === 2);
 
     const before = await rowsOf(db, characterId);
-    const xpBefore = await characterColumns(db, characterId, ['fishing_xp', 'cooking_xp', 'quest_points']);
+    const xpBefore = await characterColumns(db, characterId, ['fishing_xp_tenths', 'cooking_xp_tenths', 'quest_points']);
     const greet = await expectStep(client, 'npc:talk', { npcId: TAMSIN });
     assert.deepEqual(greet.data.options.map((o: { index: number }) => o.index), [0, 1, 2, 3]);
     const completed = client.next('quest:completed');
@@ -113,8 +113,8 @@ describe('NPC dialogue and quests over a real socket @db', function () {
     // Committed together: the locket handed in, the rewards in, experience and quest points stored at once.
     const after = await rowsOf(db, characterId);
     assert.deepEqual(diff(ledger(before), ledger(after)), { coins: 250, fishing_bait: 50, tarnished_locket: -1 });
-    assert.deepEqual(await characterColumns(db, characterId, ['fishing_xp', 'cooking_xp', 'quest_points']), {
-      fishing_xp: xpBefore.fishing_xp + 400, cooking_xp: xpBefore.cooking_xp + 200, quest_points: 1,
+    assert.deepEqual(await characterColumns(db, characterId, ['fishing_xp_tenths', 'cooking_xp_tenths', 'quest_points']), {
+      fishing_xp_tenths: xpBefore.fishing_xp_tenths + 4000, cooking_xp_tenths: xpBefore.cooking_xp_tenths + 2000, quest_points: 1,
     });
     const [finished] = await questRows(db, characterId);
     assert.equal(finished.stage, 3);
@@ -151,8 +151,8 @@ describe('NPC dialogue and quests over a real socket @db', function () {
     // Leaving saves the skill book: the reward experience, already stored, is not added a second time.
     client.send('world:leave');
     await client.waitFor('world:left');
-    assert.deepEqual(await characterColumns(db, characterId, ['fishing_xp', 'cooking_xp', 'quest_points']), {
-      fishing_xp: xpBefore.fishing_xp + 400, cooking_xp: xpBefore.cooking_xp + 200, quest_points: 1,
+    assert.deepEqual(await characterColumns(db, characterId, ['fishing_xp_tenths', 'cooking_xp_tenths', 'quest_points']), {
+      fishing_xp_tenths: xpBefore.fishing_xp_tenths + 4000, cooking_xp_tenths: xpBefore.cooking_xp_tenths + 2000, quest_points: 1,
     });
     client.close();
   });
@@ -192,9 +192,9 @@ describe('NPC dialogue and quests over a real socket @db', function () {
     assert.equal(done.questPoints, 1);
     const after = await rowsOf(db, characterId);
     assert.deepEqual(diff(ledger(before), ledger(after)), { bronze_bar: -5, iron_pickaxe: 1 });
-    const columns = await characterColumns(db, characterId, ['smithing_xp', 'mining_xp', 'mining_level', 'quest_points']);
-    // /setlevel mining 5 stored 388 experience; the reward adds 300 and the level follows.
-    assert.deepEqual(columns, { smithing_xp: 600, mining_xp: 688, mining_level: levelForXp(688), quest_points: 1 });
+    const columns = await characterColumns(db, characterId, ['smithing_xp_tenths', 'mining_xp_tenths', 'mining_level', 'quest_points']);
+    // /setlevel mining 5 stored 388 experience; the reward adds 300 and the level follows (stored in tenths).
+    assert.deepEqual(columns, { smithing_xp_tenths: 6000, mining_xp_tenths: 6880, mining_level: levelForXp(688), quest_points: 1 });
     assert.ok(levelForXp(688) > 5);
     client.close();
   });

@@ -94,9 +94,9 @@ export async function questPlayer(
   return { account, characterId: character.id, client };
 }
 
-/** Sets levels (and the experience they need) while the character is offline. */
+/** Sets levels (and the experience they need, in whole points) while the character is offline. */
 export async function setLevels(db: Database, characterId: string, levels: Record<string, { level: number; xp: number }>): Promise<void> {
   for (const [skill, { level, xp }] of Object.entries(levels)) {
-    await db.em.fork().execute(`update characters set ${skill}_level = ?, ${skill}_xp = ? where id = ?`, [level, xp, characterId]);
+    await db.em.fork().execute(`update characters set ${skill}_level = ?, ${skill}_xp_tenths = ? where id = ?`, [level, xp * 10, characterId]);
   }
 }

@@ -37,9 +37,9 @@ describe('admin commands over a real socket @db', function () {
 
     assert.ok((await say(admin.client, '/setlevel attack 50')).ok);
     assert.deepEqual((await admin.client.waitFor('skill:xp', (d) => d.skill === 'attack')).data, { skill: 'attack', amount: 0, xp: 101333, level: 50 });
-    const [row] = await server.context.db.em.fork().execute<Array<{ attack_level: number; attack_xp: number; combat_level: number }>>(
-      'select attack_level, attack_xp, combat_level from characters where id = ?', [admin.characterId]);
-    assert.deepEqual([Number(row.attack_level), Number(row.attack_xp), Number(row.combat_level)], [50, 101333, 19]);
+    const [row] = await server.context.db.em.fork().execute<Array<{ attack_level: number; attack_xp_tenths: number; combat_level: number }>>(
+      'select attack_level, attack_xp_tenths, combat_level from characters where id = ?', [admin.characterId]);
+    assert.deepEqual([Number(row.attack_level), Number(row.attack_xp_tenths), Number(row.combat_level)], [50, 1013330, 19]);
     assert.equal(lastSync(admin.client).combatLevel, 19);
 
     assert.ok((await say(admin.client, '/teleport 104 103')).ok);

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { request, rowsOf, seededPlayer, stack, until } from '../economy/support.ts';
+import { jsonPlayer } from '../helpers/players.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { withCombatServer } from './support.ts';
 
 /** spawns.json: npcs[6] is a chicken at (90, 60), npcs[13] a goblin at (55, 45). */
 const CHICKEN = 'npc-6';
 const GOBLIN = 'npc-13';
+/** npcs[7]: another chicken, at (92, 62). */
+const SECOND_CHICKEN = 'npc-7';
 
 describe('combat with NPCs over a real socket @db', function () {
   this.timeout(60_000);
@@ -15,7 +18,7 @@ describe('combat with NPCs over a real socket @db', function () {
 
   it('kill an NPC → drop owned by the killer → pick up → npc kill recorded', async () => {
     const { client, characterId } = await seededPlayer(server, { x: 91, z: 60 }, { inventory: [stack('bronze_sword')] });
-    await server.context.db.em.fork().execute('update characters set attack_level = 99, attack_xp = 13034431, strength_level = 99, strength_xp = 13034431 where id = ?', [characterId]);
+    await server.context.db.em.fork().execute('update characters set attack_level = 99, attack_xp_tenths = 130344310, strength_level = 99, strength_xp_tenths = 130344310 where id = ?', [characterId]);
     client.send('world:leave');
     await client.waitFor('world:left');
     client.send('world:enter', { characterId });
@@ -45,6 +48,32 @@ describe('combat with NPCs over a real socket @db', function () {
     const gone = await request(client, 'player:action', { action: 'attack', targetId: CHICKEN }, 'action:started');
     assert.equal(gone.ok ? 'accepted' : gone.code, 'NOT_FOUND', 'a dead NPC cannot be attacked until it respawns');
     client.close();
+  });
+
+  it('three 1-damage hits give exactly 4 constitution XP (4/3 per hitpoint, no rounding lost), shown and stored', async () => {
+    // A new character hits for at most 1 (strength 1): a chicken (3 hitpoints) takes three hits.
+    const { client, characterId, account } = await seededPlayer(server, { x: 93, z: 62 });
+    client.send('player:action', { action: 'attack', targetId: SECOND_CHICKEN });
+    const died = await client.waitFor('npc:died', (d) => d.id === SECOND_CHICKEN, 20_000);
+    assert.equal(died.data.killerId, characterId);
+    const hits = client.events.filter((e) => e.type === 'combat:hit' && e.data.attackerId === characterId && e.data.targetId === SECOND_CHICKEN);
+    assert.deepEqual(hits.map((e) => e.data.damage), [10, 10, 10], 'three hits of 1 hitpoint (× 10 on the health scale)');
+    const gains = client.events.filter((e) => e.type === 'skill:xp' && e.data.skill === 'constitution');
+    assert.equal(gains.length, 3);
+    assert.equal(gains.at(-1)!.data.xp, 1154 + 4, 'the whole points shown: 1154 + 3 × 4/3');
+    assert.equal(Math.round(gains.reduce((sum, e) => sum + e.data.amount, 0) * 10), 40, 'the amounts add up to 4.0');
+    const attack = client.events.filter((e) => e.type === 'skill:xp' && e.data.skill === 'attack');
+    assert.equal(attack.at(-1)!.data.xp, 12);
+
+    // Stored: after leaving and entering again the world reads the same experience back.
+    client.send('world:leave');
+    await client.waitFor('world:left');
+    client.close();
+    const again = await jsonPlayer(server, account, characterId);
+    const state = await again.waitFor('skills:state');
+    const xpOf = (skill: string) => state.data.skills.find((s: { skill: string }) => s.skill === skill).xp;
+    assert.deepEqual([xpOf('constitution'), xpOf('attack')], [1158, 12]);
+    again.close();
   });
 
   it('an NPC retaliates, and a player at 0 health dies through the economy death flow', async () => {

@@ -26,7 +26,7 @@ describe('prayer over a real socket @db', function () {
   };
 
   it('refuses prayers above the level, keeps one prayer per group, deactivates', async () => {
-    const { client } = await playerWith(server, HOME, { prayer_level: 10, prayer_xp: 1154 });
+    const { client } = await playerWith(server, HOME, { prayer_level: 10, prayer_xp_tenths: 11540 });
     assert.deepEqual((await client.waitFor('prayer:state')).data, { points: 10, maxPoints: 10, active: [] }, 'points start full');
 
     assert.equal(await refusal(client, 'prayer:activate', { prayerId: 'iron_will' }, 'prayer:activated'), 'LEVEL_TOO_LOW');
@@ -108,7 +108,7 @@ describe('prayer over a real socket @db', function () {
   });
 
   it('burying bones gives prayer XP through the skill book: skill:xp, a level-up and a new prayer point', async () => {
-    const { client, characterId } = await playerWith(server, HOME, { prayer_xp: 80 }, { inventory: [stack('bones')] });
+    const { client, characterId } = await playerWith(server, HOME, { prayer_xp_tenths: 800 }, { inventory: [stack('bones')] });
     assert.deepEqual((await client.waitFor('prayer:state')).data, { points: 1, maxPoints: 1, active: [] });
     const used = await request(client, 'inventory:use', { slot: 0, itemId: 'bones' }, 'inventory:used');
     assert.ok(used.ok);
@@ -117,8 +117,8 @@ describe('prayer over a real socket @db', function () {
     assert.deepEqual((await client.waitFor('skill:levelUp', (d) => d.skill === 'prayer')).data, { skill: 'prayer', level: 2 });
     assert.deepEqual((await client.waitFor('prayer:state', (d) => d.maxPoints === 2)).data, { points: 2, maxPoints: 2, active: [] });
     await until(async () => {
-      const [row] = await server.context.db.em.fork().execute('select prayer_xp, prayer_level from characters where id = ?', [characterId]);
-      return Number(row.prayer_xp) === 84 && Number(row.prayer_level) === 2;
+      const [row] = await server.context.db.em.fork().execute('select prayer_xp_tenths, prayer_level from characters where id = ?', [characterId]);
+      return Number(row.prayer_xp_tenths) === 845 && Number(row.prayer_level) === 2; // 80 + 4.5, exactly
     });
     client.close();
   });

@@ -24,7 +24,7 @@ describe('skills: chop logs → light a fire → cook fish → eat, over a real 
 
   async function xpRow(characterId: string) {
     const [row] = await server.context.db.em.fork().execute<Array<Record<string, number>>>(
-      'select woodcutting_xp, woodcutting_level, firemaking_xp, cooking_xp, cooking_level, combat_level from characters where id = ?', [characterId]);
+      'select woodcutting_xp_tenths, woodcutting_level, firemaking_xp_tenths, cooking_xp_tenths, cooking_level, combat_level from characters where id = ?', [characterId]);
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   }
 
@@ -67,8 +67,9 @@ describe('skills: chop logs → light a fire → cook fish → eat, over a real 
     assert.deepEqual(rows.inventory.map((r) => r.item_id).sort(), ['bronze_hatchet', 'tinderbox']);
 
     // XP is written in small batches (every 10 ticks) while online.
-    await until(async () => (await xpRow(characterId)).cooking_xp === 30);
-    assert.deepEqual(await xpRow(characterId), { woodcutting_xp: 25, woodcutting_level: 1, firemaking_xp: 40, cooking_xp: 30, cooking_level: 1, combat_level: 3 });
+    await until(async () => (await xpRow(characterId)).cooking_xp_tenths === 300);
+    // Stored in tenths of a point: 25, 40 and 30 XP.
+    assert.deepEqual(await xpRow(characterId), { woodcutting_xp_tenths: 250, woodcutting_level: 1, firemaking_xp_tenths: 400, cooking_xp_tenths: 300, cooking_level: 1, combat_level: 3 });
     client.close();
   });
 
@@ -107,7 +108,7 @@ describe('skills: chop logs → light a fire → cook fish → eat, over a real 
   it('walks beside a node out of reach first; a level-up sends skill:levelUp and is written at once', async () => {
     roll = 0;
     const { client, characterId } = await seededPlayer(server, { x: 76, z: 95 }, { inventory: [stack('bronze_hatchet')] });
-    await server.context.db.em.fork().execute('update characters set woodcutting_xp = 80 where id = ?', [characterId]);
+    await server.context.db.em.fork().execute('update characters set woodcutting_xp_tenths = 800 where id = ?', [characterId]);
     client.send('world:leave');
     await client.waitFor('world:left');
     client.send('world:enter', { characterId });
@@ -117,7 +118,7 @@ describe('skills: chop logs → light a fire → cook fish → eat, over a real 
     const me = visibleEntities(client).get(`player:${characterId}`)!;
     assert.equal(Math.max(Math.abs(Number(me.x) - 72), Math.abs(Number(me.z) - 95)), 1, 'walked beside the tree at (72, 95)');
     await until(async () => (await xpRow(characterId)).woodcutting_level === 2);
-    assert.equal((await xpRow(characterId)).woodcutting_xp, 105);
+    assert.equal((await xpRow(characterId)).woodcutting_xp_tenths, 1050);
     client.close();
   });
 });

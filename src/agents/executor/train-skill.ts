@@ -5,6 +5,7 @@
  * done when the skill reaches the target level.
  */
 import type { z } from 'zod';
+import { wholePoints } from '../../game/experience.ts';
 import { xpForLevel } from '../../game/skills.ts';
 import { bankableSlots, gatheringPlan, isGatheringSkill, keptForTraining } from '../goal-menu.ts';
 import type { TrainSkillGoalSpec } from '../goals.ts';
@@ -28,7 +29,8 @@ export function stepTrainSkill(step: Step, spec: z.infer<typeof TrainSkillGoalSp
   const facts = liveFacts(world, player);
   if (!book || !facts) return note(step, 'waiting for the character to finish entering the world', 'waiting');
   const level = book.levels[skill];
-  const xp = Math.floor(book.xp[skill]);
+  // Whole points, as the players see them (the book counts tenths).
+  const xp = wholePoints(book.xp[skill]);
   if (task.baseline === undefined) step.setBaseline(xp);
   const from = Math.min(task.baseline ?? xp, xp);
   const targetXp = xpForLevel(spec.targetLevel);

@@ -1,9 +1,12 @@
 /**
  * Walking toward a tile in legs: each leg is a `player:move` on the character's connection (so pathfinding, the
- * 64-tile move cap and blocked tiles apply), at most 48 tiles, retried with shorter legs when refused.
+ * 64-tile move cap and blocked tiles apply), at most 48 tiles, retried with shorter legs when refused. A leg is run
+ * while the character's run energy lasts (the room switches running off at 0) and started running again only from
+ * AGENT_RUN_FROM_PERCENT, as a player would: otherwise it walks and its energy comes back.
  */
 import { waypointToward, type Tile } from '../planning.ts';
 import { chebyshev } from '../../game/geometry.ts';
+import { energyPercent } from '../../game/run-energy.ts';
 import type { WalkPlan } from '../runtime.ts';
 import { interfaceHeld, type Step } from './step.ts';
 
@@ -13,6 +16,13 @@ const LEG_SIZES = [48, 24, 12, 6];
 export const MAX_LEG_FAILURES = 8;
 /** A destination that moved at most this far (a wandering NPC) continues the same walk. */
 const SAME_DESTINATION = 4;
+/** A walking agent starts running again once its run energy is back to this (whole percent). */
+export const AGENT_RUN_FROM_PERCENT = 30;
+
+/** Whether the next leg is run: it keeps running while it runs, and starts again only with energy to spare. */
+export function runsNextLeg(character: { readonly runEnergy: number; readonly state: { readonly running: boolean } }): boolean {
+  return character.state.running ? character.runEnergy > 0 : energyPercent(character.runEnergy) >= AGENT_RUN_FROM_PERCENT;
+}
 
 /**
  * One step of a walk toward `destination`; returns `arrived` unchanged so callers can write
@@ -44,7 +54,7 @@ function leg(step: Step, plan: WalkPlan, what: string): void {
   };
   if (!target) return refused();
   const before = { x: player.x, z: player.z };
-  step.send('player:move', { x: target.x, z: target.z, run: true }, () => {
+  step.send('player:move', { x: target.x, z: target.z, run: runsNextLeg(player) }, () => {
     const moving = player.path.length > 0 || (player.x === target.x && player.z === target.z);
     if (moving || player.x !== before.x || player.z !== before.z) plan.failures = 0;
     else refused();

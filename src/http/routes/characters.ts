@@ -16,6 +16,7 @@ import { authServiceOf } from '../../auth/middleware.ts';
 import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
 import { createCharacter } from '../../db/character-creation.ts';
+import { wholePoints } from '../../game/experience.ts';
 import { SKILLS, type Skill } from '../../game/skills.ts';
 import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOfCharacter } from '../../../rooms/world/running-world.ts';
@@ -29,7 +30,7 @@ import { activeCharacterId, CharacterSummary, summarize } from './player-world.t
 
 const CharacterParams = z.object({ characterId: IdParam }).strict();
 
-const SkillEntry = z.object({ level: z.number().int(), experience: z.number().int() });
+const SkillEntry = z.object({ level: z.number().int(), experience: z.number().int().meta({ description: 'whole points (the server counts tenths of a point; they are rounded down)' }) });
 export const SkillsResponse = z.object({
   characterId: z.string(),
   skills: z.object(Object.fromEntries(SKILLS.map((s) => [s, SkillEntry])) as Record<Skill, typeof SkillEntry>),
@@ -85,7 +86,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
   }, async ({ res, identity, params }) => {
     const character = await assertMayActAs(em(), identity, params.characterId);
     const row = character as unknown as Record<string, number>;
-    const skills = Object.fromEntries(SKILLS.map((s) => [s, { level: row[`${s}Level`] ?? 1, experience: row[`${s}Xp`] ?? 0 }]));
+    const skills = Object.fromEntries(SKILLS.map((s) => [s, { level: row[`${s}Level`] ?? 1, experience: wholePoints(row[`${s}XpTenths`] ?? 0) }]));
     res.json({
       characterId: character.id,
       skills: skills as z.infer<typeof SkillsResponse>['skills'],

@@ -11,6 +11,12 @@ export const NonNegativeInt = z.int().nonnegative();
 export const Level = z.int().min(1).max(99);
 export const Probability = z.number().min(0).max(1);
 
+/** The server counts experience in tenths of a point (src/game/experience.ts): a manifest gives at most one decimal. */
+const inTenths = (points: number) => Math.abs(points * 10 - Math.round(points * 10)) < 1e-6;
+const TENTHS = 'experience is counted in tenths of a point: give at most one decimal (e.g. 6.2, not 6.25)';
+export const XpPoints = z.number().nonnegative().max(200_000_000).refine(inTenths, TENTHS);
+export const PositiveXpPoints = z.number().positive().max(200_000_000).refine(inTenths, TENTHS);
+
 /** A quantity of one item. */
 export const ItemStack = z.object({
   itemId: Id,

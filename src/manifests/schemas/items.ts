@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, NonNegativeInt, PositiveInt, SkillLevels, uniqueById } from './common.ts';
+import { Id, NonNegativeInt, PositiveInt, PositiveXpPoints, SkillLevels, uniqueById } from './common.ts';
 
 export const EQUIPMENT_SLOTS = [
   'weapon',
@@ -62,7 +62,9 @@ export const Item = z.object({
   /** Food: hitpoints restored when eaten. */
   heal: PositiveInt.optional(),
   /** Bones: prayer experience when buried. */
-  prayerXp: z.number().positive().optional(),
+  prayerXp: PositiveXpPoints.optional(),
+  /** Kilograms, carried or worn (run energy drains faster with weight). Absent: 0 for a stackable, else 1. */
+  weight: z.number().min(0).max(1000).optional(),
 });
 export type Item = z.infer<typeof Item>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, ItemStack, NonNegativeInt, PositiveInt, SkillLevels, SkillName, uniqueById } from './common.ts';
+import { Id, ItemStack, NonNegativeInt, PositiveInt, PositiveXpPoints, SkillLevels, SkillName, uniqueById } from './common.ts';
 
 /**
  * One stage of a quest. What moves a quest on from a stage: `completeWhen.holding` — the player holds these items
@@ -35,7 +35,7 @@ export const Quest = z
     rewards: z.object({
       questPoints: PositiveInt,
       items: z.array(ItemStack).default([]),
-      xp: z.array(z.object({ skill: SkillName, amount: z.number().positive() })).default([]),
+      xp: z.array(z.object({ skill: SkillName, amount: PositiveXpPoints })).default([]),
     }),
   })
   .refine((q) => q.stages.every((s, i) => s.stage === i), 'stages must be numbered 0, 1, 2, … in order')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, ItemStack, Level, PositiveInt, Probability, uniqueById } from './common.ts';
+import { Id, ItemStack, Level, PositiveInt, PositiveXpPoints, Probability, uniqueById, XpPoints } from './common.ts';
 import { StationType } from './stations.ts';
 
 export const GATHERING_SKILLS = ['woodcutting', 'mining', 'fishing'] as const;
@@ -38,7 +38,7 @@ export const GatheringAction = z.object({
   id: Id,
   resourceId: Id,
   level: Level,
-  xp: z.number().positive(),
+  xp: PositiveXpPoints,
   tool: ToolType,
   /** Consumed per success, e.g. fishing bait. */
   consumes: z.array(ItemStack).default([]),
@@ -53,7 +53,7 @@ export const GatheringFile = uniqueById(GatheringAction);
 export const Recipe = z.object({
   id: Id,
   level: Level,
-  xp: z.number().nonnegative(),
+  xp: XpPoints,
   station: StationType.nullable().default(null),
   tools: z.array(Id).default([]),
   inputs: z.array(ItemStack).min(1),

@@ -10,6 +10,7 @@ import { CloseCode } from '@colyseus/core';
 import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
 import { addItems } from '../../../../src/game/inventory.ts';
 import { MAX_STACK } from '../../../../src/game/quantity.ts';
+import { TENTHS_PER_POINT } from '../../../../src/game/experience.ts';
 import { MAX_LEVEL, SKILLS, xpForLevel, type Skill } from '../../../../src/game/skills.ts';
 import { agentActor } from '../../../../src/agents/actor.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
@@ -93,10 +94,11 @@ export const admin = defineArea({
       const book = skillBooks.of(player);
       const gained = level - book.levels[skill];
       book.levels[skill] = level;
-      book.xp[skill] = xpForLevel(level);
+      book.xp[skill] = xpForLevel(level) * TENTHS_PER_POINT;
+      book.thirds[skill] = 0;
       afterLevelChange(world, player, skill, gained);
       await saveSkills(world, player, true);
-      player.client.send('skill:xp', { skill, amount: 0, xp: book.xp[skill], level });
+      player.client.send('skill:xp', { skill, amount: 0, xp: xpForLevel(level), level });
       return { skill, level };
     }),
 

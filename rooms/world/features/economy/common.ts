@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { loadSkillLevels } from '../../../../src/db/character-stats.ts';
-import { ItemTransactionRefused, type Containers, type ItemTransactionOptions } from '../../../../src/db/item-transaction.ts';
+import { ItemTransactionRefused, type Containers } from '../../../../src/db/item-transaction.ts';
 import type { Transaction } from '../../../../src/db/transaction.ts';
 import { chebyshev, distanceToRect } from '../../../../src/game/geometry.ts';
 import { MAX_STACK, isValidQuantity } from '../../../../src/game/quantity.ts';
@@ -12,7 +12,7 @@ import type { Result } from '../../../../src/game/result.ts';
 import type { Levels } from '../../../../src/game/skills.ts';
 import { placedStationTiles } from '../../../../src/manifests/blocked-tiles.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
-import { moveItems } from '../../item-moves.ts';
+import { moveItems, type MoveOptions } from '../../item-moves.ts';
 import { itemBudgets } from '../../item-budget.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
@@ -94,7 +94,7 @@ export async function moveOwnItems<T>(
   player: OnlinePlayer,
   action: string,
   work: (tx: Transaction, containers: Containers) => Promise<OwnWork<T>>,
-  options: ItemTransactionOptions = {},
+  options: MoveOptions<T> = {},
 ): Promise<T> {
   player.assertFree(action);
   // The one place player-asked item transactions start: each spends the account's budget first (item-budget.ts).

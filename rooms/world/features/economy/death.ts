@@ -3,8 +3,9 @@
  * (an open trade is cancelled), then in ONE transaction takes the lost items out of the inventory and equipment
  * into a new `player_deaths` row (the death lock), restores health and moves the saved position home. The owner
  * claims with `gravestone:claim`; an unclaimed gravestone becomes public ground items when it expires (state.ts).
- * The area also loads the world's ground items and gravestones at start and runs their expiry sweep on the tick
- * (it comes last of the economy areas, so the sweep runs after the shops' restock and the teleport casts).
+ * The area also loads the world's ground items and gravestones at start, runs their expiry sweep on the tick
+ * (it comes last of the economy areas, so the sweep runs after the shops' restock and the teleport casts) and keeps
+ * an emptied world open while any of them is left.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -100,6 +101,8 @@ export const death = defineArea({
   install(world) {
     const economy = worldEconomy.of(world);
     world.onStart(() => economy.load());
+    // A world the matchmaker opened closes only once nothing lies in it (docs/worlds.md "Opening and closing").
+    world.keepOpenWhile(() => economy.gravestones.size > 0 || economy.ground.size > 0);
     world.onTick((tick) => {
       if (tick % SWEEP_EVERY_TICKS === 0) economy.sweep(Date.now());
     });

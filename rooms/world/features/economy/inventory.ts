@@ -11,7 +11,7 @@ import { eat, healthAfterEating } from '../../../../src/game/food.ts';
 import { dropFromInventory, pickUp, type GroundItem } from '../../../../src/game/ground-items.ts';
 import { moveSlot, stackIn } from '../../../../src/game/inventory.ts';
 import { buryBones } from '../../../../src/game/prayer.ts';
-import { addXp } from '../../../../src/game/skills.ts';
+import { addTenths, pointsOf } from '../../../../src/game/experience.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
@@ -26,6 +26,7 @@ export const MoveSlotRequest = z.object({ from: SlotNumber, to: SlotNumber }).st
 export const DropRequest = z.object({ slot: SlotNumber, quantity: QuantityValue.optional() }).strict();
 export const PickupRequest = z.object({ groundItemId: z.string().min(1).max(64) }).strict();
 
+/** Eating: the food leaves the game and the health is written in one transaction; one `player:sync` shows both. */
 async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {
   const healed = await moveOwnItems(world, player, 'eat', async (tx, containers) => {
     unwrap(stackIn(containers.inventory, slot, itemId));
@@ -34,25 +35,27 @@ async function eatFrom(world: WorldApi, player: OnlinePlayer, slot: number, item
     const health = healthAfterEating(before, player.state.maxHealth, world.data.itemsById.get(itemId)!.heal!);
     await writeHealth(tx, player.id, health);
     return { value: health - before, after: { ...containers, inventory: ate.inventory } };
+  }, {
+    afterCommit: (gained) => {
+      player.state.health = Math.min(player.state.maxHealth, player.state.health + gained);
+      world.markChanged(player);
+    },
   });
-  player.state.health = Math.min(player.state.maxHealth, player.state.health + healed);
-  world.markChanged(player);
-  player.client.send('player:sync', player.sync());
   player.client.send('inventory:used', { slot, itemId, effect: 'eaten', healed, health: player.state.health });
 }
 
 /**
- * Burying bones (a sink) gives their prayer XP: its whole part is written with the bones' removal (never lost),
- * then the skill book gains the exact amount (`skill:xp`, level-ups) and its batched save keeps the greater value.
+ * Burying bones (a sink) gives their prayer XP: written (in tenths, exactly) with the bones' removal, so it is never
+ * lost, then the skill book gains the same amount (`skill:xp`, level-ups) and its batched save keeps the greater value.
  */
 async function bury(world: WorldApi, player: OnlinePlayer, slot: number, itemId: string): Promise<void> {
   const gained = await moveOwnItems(world, player, 'bury bones', async (tx, containers) => {
     unwrap(stackIn(containers.inventory, slot, itemId));
     const buried = unwrap(buryBones(containers.inventory, world.data.itemsById, slot));
-    await writePrayerXp(tx, player.id, addXp(await loadPrayerXp(tx, player.id), Math.floor(buried.xp)));
-    return { value: buried.xp, after: { ...containers, inventory: buried.inventory } };
+    await writePrayerXp(tx, player.id, addTenths(await loadPrayerXp(tx, player.id), buried.xpTenths));
+    return { value: buried.xpTenths, after: { ...containers, inventory: buried.inventory } };
   });
-  player.client.send('inventory:used', { slot, itemId, effect: 'buried', prayerXp: gained });
+  player.client.send('inventory:used', { slot, itemId, effect: 'buried', prayerXp: pointsOf(gained) });
   grantXp(world, player, 'prayer', gained);
 }
 

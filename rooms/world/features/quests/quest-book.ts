@@ -13,6 +13,7 @@ import {
   advanceQuest, finalStage, heldObjectivesMet, questStage, questStatus, startQuest, takeHandIn,
   type QuestLog, type QuestStatus,
 } from '../../../../src/game/quests.ts';
+import { tenthsOf } from '../../../../src/game/experience.ts';
 import type { Skill } from '../../../../src/game/skills.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { PlayerSlot } from '../../area.ts';
@@ -116,7 +117,7 @@ export async function changeQuest(world: WorldApi, player: OnlinePlayer, request
       const placed = unwrap(placeRewardItems(inventory, bank, data.itemsById, moved.rewards.items));
       afterInventory = placed.inventory;
       bank = placed.bank;
-      await addRewardXp(tx, player.id, moved.rewards.xp);
+      await addRewardXp(tx, player.id, moved.rewards.xp.map(({ skill, amount }) => ({ skill, tenths: tenthsOf(amount) })));
       questPoints = await addQuestPoints(tx, player.id, moved.rewards.questPoints);
       rewards = { questPoints: moved.rewards.questPoints, items: placed.delivered, xp: moved.rewards.xp };
     }
@@ -138,7 +139,7 @@ export async function changeQuest(world: WorldApi, player: OnlinePlayer, request
   });
   if (change.rewards) {
     // The experience is already stored; the skill book adds it in memory (its saves keep the greater value).
-    for (const { skill, amount } of change.rewards.xp) grantXp(world, player, skill, amount);
+    for (const { skill, amount } of change.rewards.xp) grantXp(world, player, skill, tenthsOf(amount));
     player.client.send('quest:completed', { questId: quest.id, name: quest.name, rewards: change.rewards, questPoints: change.questPoints });
     world.context().logger.info({
       audit: 'quest_completed', characterId: player.id, questId: quest.id, handedIn: change.handedIn, rewards: change.rewards,

@@ -74,8 +74,8 @@ export function reachOrApproach(world: WorldApi, player: OnlinePlayer, activity:
   if (activity?.approaching && player.path.length > 0) return false;
   const path = findPathNextTo(world.blocked, { x: player.x, z: player.z }, rect, { maxDistance: 64 });
   if (!path.ok || path.value.length === 0) throw new GameError('NOT_ADJACENT', 'You cannot get next to that');
+  // Walked or run as the player's run toggle says (movement.ts).
   player.path = path.value;
-  player.state.running = false;
   player.state.action = 'walking';
   world.markChanged(player);
   if (activity) activity.approaching = true;

@@ -36,7 +36,7 @@ import { killPlayer } from '../economy/death.ts';
 import { worldEconomy } from '../economy/state.ts';
 import { markNpcsBusy, moveNpc, spawnWanderRadius } from '../npcs/wander.ts';
 import { activities, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
-import { grantXp, skillBooks } from './skill-book.ts';
+import { grantCombatXp, skillBooks } from './skill-book.ts';
 
 export const ATTACK_STYLES = [...new Set<string>([...MELEE_STYLES, ...RANGED_STYLES])] as AttackStyle[];
 
@@ -259,7 +259,7 @@ function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome:
   player.lastCombatTick = tick;
   if (target.kind === 'player') {
     hurtPlayer(world, target.player, player.id, outcome.damage, tick);
-    for (const [skill, xp] of Object.entries(outcome.xp) as Array<[Skill, number]>) grantXp(world, player, skill, xp);
+    for (const [skill, thirds] of Object.entries(outcome.xpThirds) as Array<[Skill, number]>) grantCombatXp(world, player, skill, thirds);
     return;
   }
   const { npc } = target;
@@ -272,7 +272,7 @@ function landHit(world: WorldApi, player: OnlinePlayer, target: Target, outcome:
   world.sendNear(npc.entity.x, npc.entity.z, world.interestRadius, 'combat:hit', {
     attackerId: player.id, targetId: npc.entity.id, damage, targetHealth: state.health, maxHealth: state.maxHealth,
   });
-  for (const [skill, xp] of Object.entries(outcome.xp) as Array<[Skill, number]>) grantXp(world, player, skill, xp);
+  for (const [skill, thirds] of Object.entries(outcome.xpThirds) as Array<[Skill, number]>) grantCombatXp(world, player, skill, thirds);
   if (state.health <= 0) return void npcDies(world, npc, player, tick);
   const after = retaliation(npc, player.id, tick);
   npc.targetId = after.targetId;

@@ -1,13 +1,14 @@
 /**
- * Skills of the players online: experience (kept fractional in memory, persisted as its floor — the fraction is
- * safe to lose), levels derived from it, `skill:xp` / `skill:levelUp`, the combat level, prayer points, and the
- * batched saves. A level-up is written at once; other gains every SAVE_EVERY_TICKS ticks, on the auto-save and on
- * leaving.
+ * Skills of the players online: experience in tenths of a point (src/game/experience.ts — whole numbers from the
+ * gain to the column, so nothing is lost to rounding), levels derived from it, `skill:xp` / `skill:levelUp` (whole
+ * points shown), the combat level, prayer points, and the batched saves. A level-up is written at once; other
+ * gains every SAVE_EVERY_TICKS ticks, on the auto-save and on leaving.
  */
 import { loadSkillStats, writeSkillStats } from '../../../../src/db/skill-stats.ts';
 import { HEALTH_SCALE } from '../../../../src/game/constants.ts';
 import { prayerLevelChanged, type PrayerState } from '../../../../src/game/prayer.ts';
-import { SKILLS, addXp, combatLevel, levelForXp, type Levels, type Skill } from '../../../../src/game/skills.ts';
+import { addTenths, pointsOf, splitThirds, wholePoints } from '../../../../src/game/experience.ts';
+import { SKILLS, combatLevel, levelForXp, type Levels, type Skill } from '../../../../src/game/skills.ts';
 import { PlayerSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
@@ -16,7 +17,10 @@ import type { WorldApi } from '../../world-api.ts';
 export const SAVE_EVERY_TICKS = 10;
 
 export class SkillBook {
+  /** Experience in tenths of a point (what the `<skill>_xp_tenths` columns hold). */
   readonly xp: Record<Skill, number>;
+  /** Combat's remainder under a tenth (thirds of a tenth, 0–2), carried to the next hit; memory only. */
+  readonly thirds = Object.fromEntries(SKILLS.map((skill) => [skill, 0])) as Record<Skill, number>;
   readonly levels: Record<Skill, number>;
   /** Skills gained since the last write. */
   readonly dirty = new Set<Skill>();
@@ -61,7 +65,7 @@ export async function loadSkills(world: WorldApi, player: OnlinePlayer): Promise
   const stored = await loadSkillStats(world.context().db, player.id);
   const xp = stored.xp;
   const levels = {} as Record<Skill, number>;
-  for (const skill of SKILLS) levels[skill] = Math.max(stored.levels[skill], levelForXp(xp[skill]));
+  for (const skill of SKILLS) levels[skill] = Math.max(stored.levels[skill], levelForXp(wholePoints(xp[skill])));
   // null (never written) is full; points above the level (it was set lower by hand) are cut to it.
   const prayerPoints = stored.prayerPoints === null ? levels.prayer : Math.min(stored.prayerPoints, levels.prayer);
   const book = new SkillBook(xp, levels, prayerPoints);
@@ -72,10 +76,10 @@ export async function loadSkills(world: WorldApi, player: OnlinePlayer): Promise
   return book;
 }
 
-/** The levels as sent in `skills:state`. */
+/** The levels as sent in `skills:state` (experience in whole points). */
 export function skillsState(book: SkillBook): Record<string, unknown> {
   return {
-    skills: SKILLS.map((skill) => ({ skill, level: book.levels[skill], xp: Math.floor(book.xp[skill]) })),
+    skills: SKILLS.map((skill) => ({ skill, level: book.levels[skill], xp: wholePoints(book.xp[skill]) })),
     combatLevel: combatLevelOf(book),
   };
 }
@@ -85,21 +89,35 @@ export function prayerState(book: SkillBook): Record<string, unknown> {
   return { points: book.prayer.points, maxPoints: book.levels.prayer, active: [...book.prayer.active] };
 }
 
-/** Adds experience: `skill:xp` always, `skill:levelUp` and a prompt save on a new level, combat level kept current. */
-export function grantXp(world: WorldApi, player: OnlinePlayer, skill: Skill, amount: number): void {
-  if (!(amount > 0)) return;
+/**
+ * Adds experience (`tenths`: tenths of a point, a whole number): `skill:xp` always (`amount` in points, exact to the
+ * tenth; `xp` the whole points), `skill:levelUp` and a prompt save on a new level, combat level kept current.
+ */
+export function grantXp(world: WorldApi, player: OnlinePlayer, skill: Skill, tenths: number): void {
+  if (!Number.isSafeInteger(tenths) || tenths <= 0) return;
   const book = skillBooks.of(player);
-  book.xp[skill] = addXp(book.xp[skill], amount);
-  const level = Math.max(book.levels[skill], levelForXp(Math.floor(book.xp[skill])));
+  book.xp[skill] = addTenths(book.xp[skill], tenths);
+  const level = Math.max(book.levels[skill], levelForXp(wholePoints(book.xp[skill])));
   const levelledUp = level > book.levels[skill];
   const gainedLevels = level - book.levels[skill];
   book.levels[skill] = level;
   book.dirty.add(skill);
-  player.client.send('skill:xp', { skill, amount, xp: Math.floor(book.xp[skill]), level });
+  player.client.send('skill:xp', { skill, amount: pointsOf(tenths), xp: wholePoints(book.xp[skill]), level });
   if (!levelledUp) return;
   player.client.send('skill:levelUp', { skill, level });
   afterLevelChange(world, player, skill, gainedLevels);
   void saveSkills(world, player);
+}
+
+/**
+ * Adds combat experience (`thirds`: thirds of a tenth, combat's unit): the whole tenths now, the remainder carried to
+ * the player's next hit, so 4/3 a point per damage adds up exactly.
+ */
+export function grantCombatXp(world: WorldApi, player: OnlinePlayer, skill: Skill, thirds: number): void {
+  const book = skillBooks.of(player);
+  const split = splitThirds(book.thirds[skill], thirds);
+  book.thirds[skill] = split.carried;
+  grantXp(world, player, skill, split.tenths);
 }
 
 /** Keeps combat level and (for constitution) maximum health in step with a changed level. */
@@ -143,8 +161,8 @@ async function writeSkills(world: WorldApi, player: OnlinePlayer, force: boolean
   const prayer = book.prayerDirty;
   book.prayerDirty = false;
   // Without `force`, the store keeps experience another writer (burying bones) added in the meantime.
-  await writeSkillStats(world.context().db, player.id, {
-    skills: skills.map((skill) => ({ skill, xp: Math.floor(book.xp[skill]), level: book.levels[skill] })),
+  await writeSkillStats(world.context().db, world.fence(), player.id, {
+    skills: skills.map((skill) => ({ skill, xpTenths: book.xp[skill], level: book.levels[skill] })),
     force,
     combatLevel: combatLevelOf(book),
     ...(health ? { health: player.state.health } : {}),

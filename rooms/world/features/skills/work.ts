@@ -208,7 +208,7 @@ function gatherStep(world: WorldApi, player: OnlinePlayer, activity: Activity): 
       world.markChanged(node);
     }
     player.client.send('gather:success', { targetId: node.id, resourceId: resource.id, actionId: outcome.actionId, items: outcome.gained, depleted: outcome.depleted });
-    grantXp(world, player, resource.skill as Skill, outcome.xp);
+    grantXp(world, player, resource.skill as Skill, outcome.xpTenths);
     if (outcome.depleted) stopGatheringAt(world, node.id);
   }, (error: unknown) => {
     activity.busy = false;
@@ -286,7 +286,8 @@ export function startProcessing(world: WorldApi, player: OnlinePlayer, recipeId:
 
 interface MadeOnce {
   fire: Fire | null;
-  xp: number;
+  /** Tenths of a point. */
+  xpTenths: number;
   produced: readonly ItemAmount[];
   result: 'success' | 'failure';
 }
@@ -312,11 +313,11 @@ function processStep(world: WorldApi, player: OnlinePlayer, activity: Activity):
         hasFire: (x, z) => work.fireAt(x, z) !== undefined, now: Date.now(),
       }, () => rolls.shift() ?? 1);
       if (!lit.ok) ruleRefusal(lit.code, lit.message);
-      return { value: { fire: lit.value.fire, xp: lit.value.xp, produced: [], result: lit.value.fire ? 'success' : 'failure' }, write: new Map([[player.id, { ...containers, inventory: lit.value.inventory }]]) };
+      return { value: { fire: lit.value.fire, xpTenths: lit.value.xpTenths, produced: [], result: lit.value.fire ? 'success' : 'failure' }, write: new Map([[player.id, { ...containers, inventory: lit.value.inventory }]]) };
     }
     const made = processRecipe(recipe, ctx, () => rolls.shift() ?? 1);
     if (!made.ok) ruleRefusal(made.code, made.message);
-    return { value: { fire: null, xp: made.value.xp, produced: made.value.produced, result: made.value.result }, write: new Map([[player.id, { ...containers, inventory: made.value.inventory }]]) };
+    return { value: { fire: null, xpTenths: made.value.xpTenths, produced: made.value.produced, result: made.value.result }, write: new Map([[player.id, { ...containers, inventory: made.value.inventory }]]) };
   }).then((outcome) => {
     activity.busy = false;
     if (skill === 'firemaking') {
@@ -325,11 +326,11 @@ function processStep(world: WorldApi, player: OnlinePlayer, activity: Activity):
       work.fires.set(entity.id, entity);
       world.addEntity(entity);
       player.client.send('fire:lit', { fireId: entity.id, x: entity.x, z: entity.z, expiresAt: outcome.fire.expiresAt });
-      grantXp(world, player, 'firemaking', outcome.xp);
+      grantXp(world, player, 'firemaking', outcome.xpTenths);
       return stopActivity(world, player, 'DONE');
     }
     player.client.send('process:made', { recipeId, result: outcome.result, items: outcome.produced });
-    grantXp(world, player, skill as Skill, outcome.xp);
+    grantXp(world, player, skill as Skill, outcome.xpTenths);
     const remaining = (activity.data.remaining as number) - 1;
     activity.data.remaining = remaining;
     if (remaining <= 0) stopActivity(world, player, 'DONE');
