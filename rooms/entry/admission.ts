@@ -13,6 +13,7 @@ import { gameContext } from '../../src/context.ts';
 import type { Character } from '../../src/db/entities/index.ts';
 import { createCharacterOnEntry, loadOwnedCharacter } from '../../src/db/player-sessions.ts';
 import { GameError } from '../../src/game/refusal.ts';
+import { isDatabaseUnreachable } from '../../src/db/unreachable.ts';
 import { joinRefusal } from '../game-error.ts';
 import { isUpdateEncoding, UPDATE_ENCODINGS } from '../world/update-frames.ts';
 import { assertNotLingering } from './combat-leave.ts';
@@ -64,6 +65,7 @@ export async function admitEntry(options: WorldJoinOptions, context: EntryAuthCo
     return { identity, character, address: context.ip };
   } catch (error) {
     if (error instanceof GameError) throw joinRefusal(error.code, error.message, error.details);
+    if (isDatabaseUnreachable(error)) throw joinRefusal('WORLD_UNAVAILABLE', 'The world cannot reach its database right now; try again shortly', { retryAfterSeconds: 5 });
     throw error;
   }
 }
