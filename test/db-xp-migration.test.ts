@@ -11,7 +11,7 @@ import { SKILLS } from '../src/game/skills.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { databaseUnderTest } from './helpers/server.ts';
 
-const BEFORE = 'Migration20261127030000Worlds';
+const BEFORE = 'Migration20261128040000WorldLeases';
 const XP_TENTHS = 'Migration20261201090000XpTenths';
 
 describe(`the experience-in-tenths migration (${databaseUnderTest()}) @db`, function () {

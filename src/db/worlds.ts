@@ -15,7 +15,7 @@
  *   taken-over world is stale, and the next entry takes it over.
  */
 import type { Database } from './database.ts';
-import type { Transaction } from './transaction.ts';
+import type { SqlEntityManager as Transaction } from '@mikro-orm/sql';
 import { GameError } from '../game/refusal.ts';
 
 /** How many times opening a world retries after another process took the number it picked. */
