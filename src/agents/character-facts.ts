@@ -4,6 +4,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { loadStoredCharacterStats } from '../db/agent-character.ts';
+import { session } from '../db/transaction.ts';
 import type { CharacterFacts } from './goal-menu.ts';
 import type { AgentCharacter, AgentWorld } from './world-link.ts';
 
@@ -21,7 +22,7 @@ export async function characterFacts(db: Database, world: AgentWorld | undefined
   const character = world?.player(characterId);
   const live = world && character ? liveFacts(world, character) : undefined;
   if (live) return live;
-  const stored = await loadStoredCharacterStats(db.em.fork(), characterId);
+  const stored = await loadStoredCharacterStats(session(db), characterId);
   if (!stored) return undefined;
   return { levels: stored.levels, inventory: stored.inventory, equipment: stored.equipment, combatLevel: stored.combatLevel };
 }

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { GameContext } from '../context.ts';
-import { Agent } from '../db/entities/index.ts';
+import { saveAgentGoal } from '../db/agents.ts';
+import type { Agent } from '../db/entities/index.ts';
+import { session } from '../db/transaction.ts';
 import type { GameData } from '../manifests/game-data.ts';
 import { GameError } from '../game/refusal.ts';
 import { characterFacts, type CharacterFacts } from './character-facts.ts';
@@ -221,7 +223,7 @@ export class GoalControl {
     const goal = current && current.endedAt === null
       ? { id: current.id, spec: current.spec, source: current.source, startedAt: current.startedAt, ...(baseline === undefined ? {} : { baseline }) } satisfies StoredGoal
       : null;
-    await this.context.db.em.fork().nativeUpdate(Agent, { id: runtime.agentId }, { goalsPaused: runtime.goalsPaused, goal });
+    await saveAgentGoal(session(this.context.db), runtime.agentId, runtime.goalsPaused, goal);
   }
 
   private newGoal(spec: GoalSpec, source: Goal['source'], id: string = randomUUID(), startedAt: string = new Date().toISOString()): Goal {

@@ -8,6 +8,7 @@
  */
 import type { GameContext } from '../context.ts';
 import { loadNpcKillCount } from '../db/agent-character.ts';
+import { session } from '../db/transaction.ts';
 import { liveFacts } from './character-facts.ts';
 import { stepGoal, type Step } from './executor/index.ts';
 import { AUTO_SELECT_DELAY_TICKS, touch, type GoalControl } from './goal-control.ts';
@@ -86,7 +87,7 @@ export class GoalRunner {
       },
       countKills: async (npcId) => {
         try {
-          return await loadNpcKillCount(this.context.db.em.fork(), runtime.characterId, npcId);
+          return await loadNpcKillCount(session(this.context.db), runtime.characterId, npcId);
         } catch (error) {
           logger.error({ err: error, agentId: runtime.agentId }, 'reading the kill count failed');
           return undefined;

@@ -10,7 +10,15 @@ import { AuthError } from '../auth/errors.ts';
 import type { RevokedTokenLookup } from '../auth/session-guard.ts';
 import type { Identity } from '../auth/tokens.ts';
 import type { GameContext } from '../context.ts';
-import { Agent, Character, User } from '../db/entities/index.ts';
+import {
+  agentTokenRecords, findActiveAgentOf, findAgent, findAgentByToken, insertAgent, markAgentRevoked, pageAgentsOfAccount,
+  revokeExpiredAgentsOf,
+} from '../db/agents.ts';
+import { findCharacter } from '../db/characters.ts';
+import type { Agent } from '../db/entities/index.ts';
+import { characterNames } from '../db/social.ts';
+import { session } from '../db/transaction.ts';
+import { findUser } from '../db/users.ts';
 import { GameError } from '../game/refusal.ts';
 
 export const MAX_AGENT_NAME = 40;
@@ -46,7 +54,7 @@ export class AgentRegistry {
    */
   readonly tokenCheck = async (identity: Identity): Promise<void> => {
     if (identity.scope !== 'agent' || !identity.tokenId) return;
-    const agent = await this.context.db.em.fork().findOne(Agent, { tokenJti: identity.tokenId });
+    const agent = await findAgentByToken(session(this.context.db), identity.tokenId);
     if (agent && refuses(agent, identity)) throw new AuthError('TOKEN_INVALID', 'this agent token was revoked');
   };
 
@@ -55,8 +63,7 @@ export class AgentRegistry {
    * tokens are revoked or no longer match their agent record.
    */
   readonly revokedTokens: RevokedTokenLookup = async (tokens) => {
-    const agents = await this.context.db.em.fork().find(Agent, { tokenJti: { $in: tokens.map((t) => t.tokenId) } },
-      { fields: ['tokenJti', 'revokedAt', 'accountId', 'characterId'] });
+    const agents = await agentTokenRecords(session(this.context.db), tokens.map((t) => t.tokenId));
     const byJti = new Map(agents.map((agent) => [agent.tokenJti, agent]));
     const revoked = new Set<string>();
     for (const token of tokens) {
@@ -71,17 +78,17 @@ export class AgentRegistry {
    * CHARACTER_NOT_OWNED, AGENT_ALREADY_REGISTERED (revoke the character's agent first; an expired one frees the seat).
    */
   async register(identity: Identity, characterId: string, name: string | undefined, ttlSeconds: number | undefined): Promise<RegisteredAgent> {
-    const em = this.context.db.em.fork();
-    const user = await em.findOne(User, { id: identity.accountId });
+    const em = session(this.context.db);
+    const user = await findUser(em, identity.accountId);
     if (!user) throw new AuthError('ACCOUNT_NOT_FOUND', 'the account of this token no longer exists');
-    const character = await em.findOne(Character, { id: characterId });
+    const character = await findCharacter(em, characterId);
     if (!character) throw new GameError('CHARACTER_NOT_FOUND', 'no such character');
     if (character.accountId !== identity.accountId || (identity.characterId !== undefined && identity.characterId !== characterId)) {
       throw new GameError('CHARACTER_NOT_OWNED', 'this character belongs to another account');
     }
     const now = new Date();
     // An expired agent no longer holds the character's agent seat.
-    await em.nativeUpdate(Agent, { characterId, revokedAt: null, tokenExpiresAt: { $lte: now } }, { revokedAt: now });
+    await revokeExpiredAgentsOf(em, characterId, now);
     const roles = user.roles.filter((role) => role !== 'admin');
     const issued = this.context.auth.tokens.sign(
       { accountId: user.id, roles, scope: 'agent', characterId },
@@ -89,27 +96,17 @@ export class AgentRegistry {
     );
     const jti = (jwt.decode(issued.token) as { jti?: string } | null)?.jti;
     if (!jti) throw new Error('signed token has no jti');
-    const agent = em.create(Agent, {
+    const agent = await insertAgent(em, {
       id: randomUUID(), accountId: user.id, characterId, name: name ?? `${character.name}'s agent`,
-      tokenJti: jti, tokenExpiresAt: issued.expiresAt, goalsPaused: false, goal: null,
+      tokenJti: jti, tokenExpiresAt: issued.expiresAt,
     });
-    try {
-      await em.flush();
-    } catch (error) {
-      if ((error as { code?: string }).code === '23505' || /unique/i.test(String(error))) {
-        throw new GameError('AGENT_ALREADY_REGISTERED', 'this character already has an agent; revoke it first');
-      }
-      throw error;
-    }
     return { agent, characterName: character.name, token: issued.token, expiresAt: issued.expiresAt };
   }
 
   /** The account's agents, newest first. */
   async list(accountId: string, includeRevoked: boolean, limit: number, offset: number): Promise<{ items: NamedAgent[]; total: number }> {
-    const em = this.context.db.em.fork();
-    const where = includeRevoked ? { accountId } : { accountId, revokedAt: null };
-    const [agents, total] = await em.findAndCount(Agent, where, { orderBy: { createdAt: 'desc', id: 'asc' }, limit, offset });
-    const names = await this.characterNames(agents.map((a) => a.characterId));
+    const [agents, total] = await pageAgentsOfAccount(session(this.context.db), accountId, includeRevoked, limit, offset);
+    const names = await characterNames(this.context.db, [...new Set(agents.map((a) => a.characterId))]);
     return { items: agents.map((agent) => ({ agent, characterName: names.get(agent.characterId) ?? '' })), total };
   }
 
@@ -118,7 +115,7 @@ export class AgentRegistry {
    * agent's own token): AGENT_NOT_FOUND, AGENT_NOT_OWNED, AGENT_REVOKED unless `allowRevoked`.
    */
   async authorize(identity: Identity, agentId: string, options: { allowRevoked?: boolean } = {}): Promise<Agent> {
-    const agent = await this.context.db.em.fork().findOne(Agent, { id: agentId });
+    const agent = await findAgent(session(this.context.db), agentId);
     if (!agent) throw new GameError('AGENT_NOT_FOUND', 'no such agent');
     const owns = identity.scope === 'agent'
       ? identity.tokenId === agent.tokenJti
@@ -130,7 +127,7 @@ export class AgentRegistry {
 
   /** The character's agent that is not revoked, if any. */
   activeAgentOf(characterId: string): Promise<Agent | null> {
-    return this.context.db.em.fork().findOne(Agent, { characterId, revokedAt: null });
+    return findActiveAgentOf(session(this.context.db), characterId);
   }
 
   /**
@@ -140,18 +137,12 @@ export class AgentRegistry {
   async revoke(agent: Agent): Promise<boolean> {
     if (agent.revokedAt) return false;
     agent.revokedAt = new Date();
-    await this.context.db.em.fork().nativeUpdate(Agent, { id: agent.id }, { revokedAt: agent.revokedAt });
+    await markAgentRevoked(session(this.context.db), agent.id, agent.revokedAt);
     this.context.auth.sessions.tokenRevoked(agent.tokenJti);
     return true;
   }
 
   async characterName(characterId: string): Promise<string> {
-    return (await this.characterNames([characterId])).get(characterId) ?? '';
-  }
-
-  private async characterNames(ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.context.db.em.fork().find(Character, { id: { $in: [...new Set(ids)] } }, { fields: ['id', 'name'] });
-    return new Map(rows.map((row) => [row.id, row.name]));
+    return (await characterNames(this.context.db, [characterId])).get(characterId) ?? '';
   }
 }

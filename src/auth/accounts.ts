@@ -1,13 +1,14 @@
 /**
  * Accounts as authentication sees them: identity-provider users created on first sight (race-free), temporary
  * identities for anonymous mode, their cleanup, and the ownership checks every character-scoped action needs.
- * Functions take an entity manager and never fork or flush someone else's unit of work.
+ * Functions take an open unit of work (src/db/transaction.ts) and never fork or flush someone else's; the rows are
+ * read and written by the stores in src/db (users.ts, characters.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/sql';
-import { Character } from '../db/entities/character.ts';
-import { User } from '../db/entities/user.ts';
+import { findCharacter } from '../db/characters.ts';
+import type { Character, User } from '../db/entities/index.ts';
+import type { Transaction } from '../db/transaction.ts';
+import { deleteExpiredTemporaryUserRows, findOrInsertIdpUser, findUser, insertTemporaryUser } from '../db/users.ts';
 import { AuthError } from './errors.ts';
 import type { Identity } from './tokens.ts';
 
@@ -22,45 +23,20 @@ function shortId(id: string): string {
  * The account of an identity-provider subject, created on first sight. Concurrent first logins race on the
  * unique `idp_subject`: each inserts with ON CONFLICT DO NOTHING and then reads the one row that won.
  */
-export async function findOrCreateIdpUser(em: SqlEntityManager, subject: string, now = new Date()): Promise<User> {
+export async function findOrCreateIdpUser(em: Transaction, subject: string, now = new Date()): Promise<User> {
   const id = randomUUID();
-  await em.createQueryBuilder(User)
-    .insert({
-      id,
-      idpSubject: subject,
-      displayName: `Adventurer ${shortId(id)}`,
-      roles: [...DEFAULT_ROLES],
-      isTemporary: false,
-      createdAt: now,
-      lastLoginAt: now,
-    })
-    .onConflict('idpSubject')
-    .ignore()
-    .execute();
-  const user = await em.findOneOrFail(User, { idpSubject: subject }, { refresh: true });
-  if (user.id !== id) await em.nativeUpdate(User, { id: user.id }, { lastLoginAt: now });
-  return user;
+  return findOrInsertIdpUser(em, subject, { id, displayName: `Adventurer ${shortId(id)}`, roles: [...DEFAULT_ROLES] }, now);
 }
 
 /** A temporary identity (anonymous mode): role player only, deleted with its characters after `ttlSeconds`. */
-export async function createTemporaryUser(em: EntityManager, ttlSeconds: number, now = new Date()): Promise<User> {
+export async function createTemporaryUser(em: Transaction, ttlSeconds: number, now = new Date()): Promise<User> {
   const id = randomUUID();
-  await em.insert(User, {
-    id,
-    idpSubject: null,
-    displayName: `Guest ${shortId(id)}`,
-    roles: [...DEFAULT_ROLES],
-    isTemporary: true,
-    expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
-    createdAt: now,
-    lastLoginAt: now,
-  });
-  return em.findOneOrFail(User, { id }, { refresh: true });
+  return insertTemporaryUser(em, { id, displayName: `Guest ${shortId(id)}`, roles: [...DEFAULT_ROLES] }, new Date(now.getTime() + ttlSeconds * 1000), now);
 }
 
 /** The account a token names if it still exists and has not expired; otherwise ACCOUNT_NOT_FOUND (401). */
-export async function requireLiveAccount(em: EntityManager, accountId: string, now = new Date()): Promise<User> {
-  const user = await em.findOne(User, { id: accountId }, { refresh: true });
+export async function requireLiveAccount(em: Transaction, accountId: string, now = new Date()): Promise<User> {
+  const user = await findUser(em, accountId);
   if (!user || (user.isTemporary && user.expiresAt !== null && user.expiresAt !== undefined && user.expiresAt <= now)) {
     throw new AuthError('ACCOUNT_NOT_FOUND', 'the account of this token no longer exists');
   }
@@ -71,24 +47,22 @@ export async function requireLiveAccount(em: EntityManager, accountId: string, n
  * Deletes temporary identities whose time is up; the database cascades the delete to their characters and
  * everything those own. Returns how many accounts were deleted.
  */
-export async function deleteExpiredTemporaryUsers(em: EntityManager, now = new Date()): Promise<number> {
+export async function deleteExpiredTemporaryUsers(em: Transaction, now = new Date()): Promise<number> {
   return (await deleteExpiredTemporaryUserIds(em, now)).length;
 }
 
 /** As deleteExpiredTemporaryUsers, answering the ids deleted (their live sessions are then ended). */
-export async function deleteExpiredTemporaryUserIds(em: EntityManager, now = new Date()): Promise<string[]> {
-  const rows: Array<{ id: string }> = await em.getConnection().execute(
-    'delete from users where is_temporary = true and expires_at <= ? returning id', [now]);
-  return rows.map((row) => row.id);
+export function deleteExpiredTemporaryUserIds(em: Transaction, now = new Date()): Promise<string[]> {
+  return deleteExpiredTemporaryUserRows(em, now);
 }
 
 /**
  * The character `characterId` if `accountId` owns it: CHARACTER_NOT_FOUND (404) when there is no such character,
  * CHARACTER_NOT_OWNED (403) when another account owns it.
  */
-export async function assertOwnsCharacter(em: EntityManager, accountId: string, characterId: string): Promise<Character> {
+export async function assertOwnsCharacter(em: Transaction, accountId: string, characterId: string): Promise<Character> {
   const character = typeof characterId === 'string' && characterId.length > 0 && characterId.length <= 200
-    ? await em.findOne(Character, { id: characterId })
+    ? await findCharacter(em, characterId)
     : null;
   if (!character) throw new AuthError('CHARACTER_NOT_FOUND', 'no such character');
   if (character.accountId !== accountId) throw new AuthError('CHARACTER_NOT_OWNED', 'this character belongs to another account');
@@ -99,7 +73,7 @@ export async function assertOwnsCharacter(em: EntityManager, accountId: string, 
  * Whether a verified identity may act as a character: a token bound to one character (agent tokens, character
  * tokens) may act only as that one, and the account must own it.
  */
-export async function assertMayActAs(em: EntityManager, identity: Identity, characterId: string): Promise<Character> {
+export async function assertMayActAs(em: Transaction, identity: Identity, characterId: string): Promise<Character> {
   if (identity.characterId !== undefined && identity.characterId !== characterId) {
     throw new AuthError('CHARACTER_NOT_OWNED', 'this token is bound to another character');
   }

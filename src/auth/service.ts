@@ -7,6 +7,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { User } from '../db/entities/user.ts';
+import { session } from '../db/transaction.ts';
 import type { LimiterBackend } from '../limits/store.ts';
 import { MessageRateLimiter } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
@@ -110,7 +111,7 @@ export class AuthService {
       blockSeconds: config.rateLimitBlockSeconds,
     }));
     this.adminGate = new AdminCodeGate(config.adminCode, this.attempts);
-    this.sessions = new SessionGuard({ logger, em: () => this.db.em.fork(), checkIntervalMs: config.sessionCheckSeconds * 1000 });
+    this.sessions = new SessionGuard({ logger, em: () => session(this.db), checkIntervalMs: config.sessionCheckSeconds * 1000 });
     running = this;
   }
 
@@ -135,7 +136,7 @@ export class AuthService {
    */
   async recheckIdentity(identity: Identity): Promise<Identity> {
     if (new Date(identity.expiresAt).getTime() <= Date.now()) throw new AuthError('TOKEN_EXPIRED', 'the access token has expired');
-    const user = await requireLiveAccount(this.db.em.fork(), identity.accountId);
+    const user = await requireLiveAccount(session(this.db), identity.accountId);
     await this.runTokenChecks(identity);
     const roles = effectiveRoles(identity.roles, user.roles);
     if (!roles.includes(PLAYER_ROLE)) throw new AuthError('INSUFFICIENT_ROLE', `playing needs the ${PLAYER_ROLE} role`);
@@ -181,7 +182,7 @@ export class AuthService {
     if (!this.idp) throw new AuthError('IDP_NOT_CONFIGURED', 'no identity provider is configured; use POST /api/auth/anonymous');
     if (!idpToken) throw new AuthError('AUTH_REQUIRED', 'an identity provider token is required');
     const { subject } = await this.idp.verify(idpToken);
-    const user = await findOrCreateIdpUser(this.db.em.fork(), subject);
+    const user = await findOrCreateIdpUser(session(this.db), subject);
     return this.issueFor(user);
   }
 
@@ -197,14 +198,14 @@ export class AuthService {
   /** POST /api/auth/refresh: a new token with the same account, scope and character, before the old one expires. */
   async refresh(identity: Identity, source: AttemptSource): Promise<Session> {
     await this.attempts.consume({ ...source, accountId: identity.accountId });
-    const user = await requireLiveAccount(this.db.em.fork(), identity.accountId);
+    const user = await requireLiveAccount(session(this.db), identity.accountId);
     return this.issueFor(user, { scope: identity.scope, characterId: identity.characterId });
   }
 
   /** POST /api/auth/character-token: a player token bound to one character the caller owns. */
   async characterToken(identity: Identity, characterId: string, source: AttemptSource): Promise<Session> {
     await this.attempts.consume({ ...source, accountId: identity.accountId });
-    const em = this.db.em.fork();
+    const em = session(this.db);
     const user = await requireLiveAccount(em, identity.accountId);
     await assertMayActAs(em, identity, characterId);
     return this.issueFor(user, { scope: 'player', characterId });
@@ -220,7 +221,7 @@ export class AuthService {
 
   /** Deletes expired temporary identities (and, by cascade, their characters); returns how many. */
   async cleanupExpiredTemporaryUsers(now = new Date()): Promise<number> {
-    const deleted = await deleteExpiredTemporaryUserIds(this.db.em.fork(), now);
+    const deleted = await deleteExpiredTemporaryUserIds(session(this.db), now);
     if (deleted.length > 0) this.logger.info({ deleted: deleted.length }, 'expired temporary identities deleted');
     this.sessions.accountsDeleted(deleted);
     return deleted.length;
@@ -254,7 +255,7 @@ export class AuthService {
   }
 
   private async issueAnonymous(): Promise<Session> {
-    const user = await createTemporaryUser(this.db.em.fork(), this.config.anonymousTtlSeconds);
+    const user = await createTemporaryUser(session(this.db), this.config.anonymousTtlSeconds);
     return this.issueFor(user);
   }
 

@@ -15,8 +15,8 @@
  * Ending a session is the registrant's business (`end`): the world sends an `error` event with the code, takes the
  * character out without a reconnection seat and closes the socket (close code 4001 on /ws).
  */
-import type { EntityManager } from '@mikro-orm/core';
-import { User } from '../db/entities/user.ts';
+import type { Transaction } from '../db/transaction.ts';
+import { loadAccountRights } from '../db/users.ts';
 import { inChunks } from '../chunked.ts';
 import type { Logger } from '../logger.ts';
 import { AuthError } from './errors.ts';
@@ -55,8 +55,8 @@ interface AccountState {
 
 export interface SessionGuardOptions {
   logger: Logger;
-  /** A fresh entity manager per use. */
-  em: () => EntityManager;
+  /** A fresh unit of work per use (src/db/transaction.ts `session`), handed to the users store. */
+  em: () => Transaction;
   checkIntervalMs: number;
   now?: () => number;
 }
@@ -83,7 +83,7 @@ export class SessionGuard {
   private readonly accounts = new Map<string, AccountState>();
   private readonly revocationSources: RevokedTokenLookup[] = [];
   private readonly logger: Logger;
-  private readonly em: () => EntityManager;
+  private readonly em: () => Transaction;
   private readonly checkIntervalMs: number;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
@@ -250,7 +250,7 @@ export class SessionGuard {
   /** Reads the stored roles of these accounts (null: gone, or an expired temporary identity) and caches them. */
   private async loadAccounts(ids: string[]): Promise<Map<string, AccountState>> {
     const now = this.now();
-    const rows = await this.em().find(User, { id: { $in: ids } }, { fields: ['id', 'roles', 'isTemporary', 'expiresAt'] });
+    const rows = await loadAccountRights(this.em(), ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     const states = new Map<string, AccountState>();
     for (const id of ids) {

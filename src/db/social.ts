@@ -5,6 +5,7 @@
  */
 import type { SocialLists } from '../game/social.ts';
 import type { Database } from './database.ts';
+import { Friendship } from './entities/index.ts';
 import type { Transaction } from './transaction.ts';
 
 export interface CharacterRef {
@@ -70,4 +71,9 @@ export async function characterNames(db: Database, ids: readonly string[]): Prom
   const rows = await db.em.fork().execute<Array<{ id: string; name: string }>>(`select id, name from characters where id in (${ids.map(() => '?').join(', ')})`, [...ids]);
   for (const row of rows) names.set(row.id, row.name);
   return names;
+}
+
+/** One page of the character's friendships, oldest first, and how many it has (GET /api/player/friends). */
+export function pageFriendships(tx: Transaction, characterId: string, limit: number, offset: number): Promise<[Friendship[], number]> {
+  return tx.findAndCount(Friendship, { characterId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset });
 }

@@ -1,7 +1,8 @@
 /**
- * The open transaction a store's functions take, and the one way rooms open one. Rooms hold no ORM: they receive
- * a `Transaction` from `transaction()` or from the item transaction (src/db/item-transaction.ts) and only hand it
- * to store functions, so every statement of the unit of work commits or rolls back together.
+ * The open transaction a store's functions take, and the one way code outside src/db opens one. No other layer
+ * holds the ORM (docs/architecture.md, "Where SQL lives"): rooms, routes, services and tools receive a
+ * `Transaction` from `transaction()`, `session()` or the item transaction (src/db/item-transaction.ts) and only
+ * hand it to store functions, so every statement of the unit of work commits or rolls back together.
  */
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { Database } from './database.ts';

@@ -14,6 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ADMIN_ROLE, AccountNotFoundError, grantAdmin, listAdmins, revokeAdmin } from '../db/account-roles.ts';
+import { session } from '../db/transaction.ts';
 import { requireLiveAccount } from '../auth/accounts.ts';
 import { OperatorError, operatorConfig, operatorDatabase, operatorTokens, runOperatorCommand } from './operator-cli.ts';
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 7 * 86_400) throw new OperatorError('--ttl must be an integer from 60 to 604800');
   const db = await operatorDatabase(config);
   try {
-    const em = db.em.fork();
+    const em = session(db);
     if (command === 'list') {
       const admins = await listAdmins(em);
       if (admins.length === 0) process.stdout.write('no account has the admin role\n');

@@ -9,9 +9,9 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { EntityManager } from '@mikro-orm/core';
 import type { TokenService } from '../auth/tokens.ts';
 import { createLoadTestAccounts } from '../db/loadtest-accounts.ts';
+import { session, type Transaction } from '../db/transaction.ts';
 import { OperatorError, operatorConfig, operatorDatabase, operatorTokens, runOperatorCommand } from './operator-cli.ts';
 
 export const MAX_TOKENS = 10_000;
@@ -24,7 +24,7 @@ export interface MintedToken {
 
 /** Creates `count` load-test accounts and signs a player token for each, valid for `ttlSeconds`. */
 export async function mintLoadTestTokens(options: {
-  em: EntityManager; tokens: TokenService; count: number; ttlSeconds: number; now?: Date;
+  em: Transaction; tokens: TokenService; count: number; ttlSeconds: number; now?: Date;
 }): Promise<MintedToken[]> {
   const now = options.now ?? new Date();
   const expiresAt = new Date(now.getTime() + options.ttlSeconds * 1000);
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const db = await operatorDatabase(config);
   let minted: MintedToken[];
   try {
-    minted = await mintLoadTestTokens({ em: db.em.fork(), tokens, count, ttlSeconds });
+    minted = await mintLoadTestTokens({ em: session(db), tokens, count, ttlSeconds });
   } finally {
     await db.close();
   }

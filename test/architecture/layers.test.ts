@@ -1,13 +1,15 @@
 /**
  * The layer map of docs/architecture.md is the contract for imports: this test reads the table from the doc and
  * checks every import of src/, rooms/ and schema/ against it, and that no import cycle exists between files or
- * between folders. It also checks that rooms/ holds no SQL.
+ * between folders. It also checks that SQL lives only in src/db: no file of another layer holds a statement, imports
+ * the ORM or an entity class, or calls the entity manager (test/architecture/sql-check.ts).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../helpers/process.ts';
 import { cycles, importGraph, type ImportEdge } from './import-graph.ts';
+import { sqlFindings } from './sql-check.ts';
 
 interface Layer {
   name: string;
@@ -98,23 +100,43 @@ describe('architecture: the layer map of docs/architecture.md', () => {
   });
 });
 
-describe('architecture: rooms hold no SQL', () => {
-  const SQL = /\.execute\s*[<(]|@mikro-orm|\bselect\s[\s\S]{0,200}?\sfrom\s|\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+\w+\s+set\b/i;
-  const roomFiles = files.filter((file) => file.startsWith('rooms/'));
+describe('architecture: SQL only in src/db', () => {
+  const outside = files.filter((file) => !file.startsWith('src/db/'));
+  const findingsOf = (file: string) => sqlFindings(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')).map((f) => `${file} ${f}`);
 
-  it('finds the rooms files', () => assert.ok(roomFiles.length > 20));
-
-  it('no statement, query builder or ORM import in rooms/ (stores in src/db own them)', () => {
-    const offenders = roomFiles.filter((file) => {
-      const code = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-      return SQL.test(code);
-    });
-    assert.deepEqual(offenders, []);
+  it('checks every layer but db, rooms/ among them', () => {
+    assert.ok(outside.filter((file) => file.startsWith('rooms/')).length > 20);
+    const checked = new Set(outside.map((file) => layerOf(layers, file)?.name));
+    assert.deepEqual(layers.map((l) => l.name).filter((name) => !checked.has(name)), ['db']);
   });
 
-  it('the SQL check recognises a statement', () => {
-    assert.ok(SQL.test("await tx.execute('update characters set health = ? where id = ?', [1, 2])"));
-    assert.ok(SQL.test("import type { SqlEntityManager } from '@mikro-orm/sql';"));
-    assert.ok(!SQL.test('await depositItems(tx, player.id, items)'));
+  it('no statement, query builder, ORM import, entity class or entity-manager call outside src/db (stores own them)', () => {
+    assert.deepEqual(outside.flatMap(findingsOf), []);
+  });
+
+  it('the SQL check names each way past the stores, and lets store calls and entity types through', () => {
+    const caught: Array<[string, RegExp]> = [
+      ["await tx.execute('update characters set health = ? where id = ?', [1, 2])", /entity-manager method.*statement's text/],
+      ['const rows = await em.getConnection().execute(sql, []);', /entity-manager method/],
+      ["import type { SqlEntityManager } from '@mikro-orm/sql';", /imports the ORM/],
+      ["import type { EntityManager } from '@mikro-orm/core';", /imports the ORM/],
+      ["import { Character } from '../../db/entities/index.ts';", /entity class as a value/],
+      ["import { type Agent, Character } from '../db/entities/index.ts';", /entity class as a value/],
+      ["const { User } = await import('../db/entities/user.ts');", /entity class as a value/],
+      ['const profile = await context.db.em.fork().findOne(PlayerProfile, { accountId });', /entity manager behind the database handle/],
+      ['const em = db.em;\nawait em.nativeDelete(Character, { id });', /^line 2: calls an entity-manager method/],
+      ['await tx.findAndCount(Friendship, { characterId }, { limit, offset });', /entity-manager method/],
+      ["await tx.find('Character', { accountId });", /entity by string/],
+      ['const text = `select id from characters where name = ${name}`;', /statement's text/],
+      ["db.orm.schema.dropSchema();", /entity manager behind the database handle/],
+    ];
+    for (const [code, rule] of caught) assert.match(sqlFindings(code).join(' | '), rule, code);
+    for (const code of [
+      'await depositItems(tx, player.id, items);',
+      "import type { Agent } from '../db/entities/index.ts';",
+      "import { type Agent, type Character } from '../db/entities/index.ts';",
+      'const character = await findCharacter(session(context.db), id);',
+      '/** reads: select id from characters */\nconst x = 1;',
+    ]) assert.deepEqual(sqlFindings(code), [], code);
   });
 });

@@ -15,8 +15,9 @@ import { requireLiveAccount } from '../../auth/accounts.ts';
 import { bearerToken, identityOf, requireAuth, requireScope } from '../../auth/middleware.ts';
 import type { AuthService, Session } from '../../auth/service.ts';
 import { effectiveRoles } from '../../auth/session-guard.ts';
-import { Character } from '../../db/entities/character.ts';
+import { characterNamesOfAccount } from '../../db/characters.ts';
 import type { Database } from '../../db/database.ts';
+import { session } from '../../db/transaction.ts';
 import { requestAddress } from '../../limits/client-address.ts';
 import { GameError } from '../../game/refusal.ts';
 
@@ -81,9 +82,9 @@ export function createAuthRouter(auth: AuthService, db: Database): Router {
 
   router.get('/api/auth/me', requireAuth, async (req, res) => {
     const identity = identityOf(req);
-    const em = db.em.fork();
+    const em = session(db);
     const user = await requireLiveAccount(em, identity.accountId);
-    const characters = await em.find(Character, { accountId: user.id }, { fields: ['id', 'name'], orderBy: { createdAt: 'asc' } });
+    const characters = await characterNamesOfAccount(em, user.id);
     res.set('Cache-Control', 'no-store').json({
       accountId: user.id,
       displayName: user.displayName,

@@ -17,8 +17,10 @@ import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
 import { createCharacter } from '../../db/character-creation.ts';
 import { wholePoints } from '../../game/experience.ts';
+import { deleteCharacter, pageCharactersOfAccount } from '../../db/characters.ts';
+import { selectActiveCharacter } from '../../db/player-profiles.ts';
+import { session } from '../../db/transaction.ts';
 import { SKILLS, type Skill } from '../../game/skills.ts';
-import { Character, PlayerProfile } from '../../db/entities/index.ts';
 import { worldOfCharacter } from '../../../rooms/world/running-world.ts';
 import { insideRect } from '../../game/geometry.ts';
 import { requestAddress } from '../../limits/client-address.ts';
@@ -66,7 +68,7 @@ export const SelectResponse = z.object({
 });
 
 export function registerCharacterRoutes(router: Router, registry: ApiRegistry, context: GameContext): void {
-  const em = () => context.db.em.fork();
+  const em = () => session(context.db);
 
   function areaAt(x: number, z: number): string | null {
     let best: { id: string; size: number } | null = null;
@@ -129,9 +131,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     responses: { 200: { description: 'a page of characters', schema: pageOf(CharacterSummary) } },
     errors: [400],
   }, async ({ res, identity, query }) => {
-    const [rows, total] = await em().findAndCount(Character, { accountId: identity.accountId }, {
-      orderBy: { createdAt: 'asc', id: 'asc' }, limit: query.limit, offset: query.offset,
-    });
+    const [rows, total] = await pageCharactersOfAccount(em(), identity.accountId, query.limit, query.offset);
     const activeId = await activeCharacterId(context, identity);
     res.json(page(rows.map((c) => summarize(context, c, activeId)), total, query.limit, query.offset));
   });
@@ -168,7 +168,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     // A character that has just left (its session ended) is gone once its save is written: wait for that.
     await context.leaving.get(character.id)?.catch(() => {});
     if (context.online.has(character.id)) throw new GameError('CHARACTER_ONLINE', 'leave the world before deleting this character');
-    await fork.nativeDelete(Character, { id: character.id });
+    await deleteCharacter(fork, character.id);
     accountChanged(identity.accountId);
     res.status(204).end();
   });
@@ -182,11 +182,7 @@ export function registerCharacterRoutes(router: Router, registry: ApiRegistry, c
     const fork = em();
     const character = await assertOwnsCharacter(fork, identity.accountId, params.characterId);
     const session = await authServiceOf(req).characterToken(identity, character.id, { address: requestAddress(req) });
-    await fork.transactional(async (tx) => {
-      const profile = await tx.findOne(PlayerProfile, { accountId: identity.accountId });
-      if (profile) profile.activeCharacterId = character.id;
-      else tx.create(PlayerProfile, { accountId: identity.accountId, avatar: null, activeCharacterId: character.id });
-    });
+    await selectActiveCharacter(fork, identity.accountId, character.id);
     accountChanged(identity.accountId);
     res.json({ activeCharacterId: character.id, token: session.token, tokenType: 'Bearer', expiresAt: session.expiresAt.toISOString() } satisfies z.infer<typeof SelectResponse>);
   });

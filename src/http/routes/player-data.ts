@@ -14,8 +14,11 @@ import { assertMayActAs } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
 import type { GameContext } from '../../context.ts';
 import { EQUIPMENT_SLOTS } from '../../manifests/schemas/items.ts';
-import { BankItem, BankTab, Character, EquipmentSlot, Friendship, InventorySlot } from '../../db/entities/index.ts';
+import type { Character } from '../../db/entities/index.ts';
+import { listBankTabs, listEquipmentSlots, listInventorySlots, pageBankItems } from '../../db/item-listings.ts';
 import { journalOf, loadQuestProgress } from '../../db/quest-progress.ts';
+import { characterNames, pageFriendships } from '../../db/social.ts';
+import { session } from '../../db/transaction.ts';
 import { INVENTORY_SIZE } from '../../game/inventory.ts';
 import { GameError } from '../../game/refusal.ts';
 import { defineRoute, IdParam, page, pageOf, Pagination, type ApiRegistry } from './api-kit.ts';
@@ -72,7 +75,7 @@ export const QuestsResponse = z.object({
 const NO_CHARACTER = 'CHARACTER_REQUIRED';
 
 export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, context: GameContext): void {
-  const em = () => context.db.em.fork();
+  const em = () => session(context.db);
   const itemName = (id: string) => context.data?.itemsById.get(id)?.name ?? null;
 
   async function characterFor(identity: Identity, requested: string | undefined): Promise<Character> {
@@ -93,7 +96,7 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
     responses: { 200: { description: 'the inventory', schema: InventoryResponse } },
   }, async ({ res, identity, query }) => {
     const character = await characterFor(identity, query.characterId);
-    const rows = await em().find(InventorySlot, { characterId: character.id }, { orderBy: { slot: 'asc' } });
+    const rows = await listInventorySlots(em(), character.id);
     const slots: z.infer<typeof InventoryResponse>['slots'] = Array.from({ length: INVENTORY_SIZE }, () => null);
     for (const row of rows) slots[row.slot] = { slot: row.slot, itemId: row.itemId, name: itemName(row.itemId), quantity: row.quantity };
     res.json({ characterId: character.id, capacity: INVENTORY_SIZE, used: rows.length, slots } satisfies z.infer<typeof InventoryResponse>);
@@ -105,7 +108,7 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
     responses: { 200: { description: 'the equipment', schema: EquipmentResponse } },
   }, async ({ res, identity, query }) => {
     const character = await characterFor(identity, query.characterId);
-    const rows = await em().find(EquipmentSlot, { characterId: character.id });
+    const rows = await listEquipmentSlots(em(), character.id);
     const slots = Object.fromEntries(EQUIPMENT_SLOTS.map((s) => [s, null])) as Record<string, z.infer<typeof ItemRef> | null>;
     for (const row of rows) slots[row.slotType] = { itemId: row.itemId, name: itemName(row.itemId), quantity: row.quantity };
     res.json({ characterId: character.id, slots } as z.infer<typeof EquipmentResponse>);
@@ -118,10 +121,8 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
   }, async ({ res, identity, query }) => {
     const character = await characterFor(identity, query.characterId);
     const fork = em();
-    const tabs = await fork.find(BankTab, { characterId: character.id }, { orderBy: { tabIndex: 'asc' } });
-    const [rows, total] = await fork.findAndCount(BankItem, { characterId: character.id }, {
-      orderBy: { tabIndex: 'asc', position: 'asc', id: 'asc' }, limit: query.limit, offset: query.offset,
-    });
+    const tabs = await listBankTabs(fork, character.id);
+    const [rows, total] = await pageBankItems(fork, character.id, query.limit, query.offset);
     const items = rows.map((r) => ({ itemId: r.itemId, name: itemName(r.itemId), quantity: r.quantity, tabIndex: r.tabIndex, position: r.position }));
     res.json({
       ...page(items, total, query.limit, query.offset),
@@ -136,12 +137,8 @@ export function registerPlayerDataRoutes(router: Router, registry: ApiRegistry, 
     responses: { 200: { description: 'a page of friends', schema: FriendsResponse } },
   }, async ({ res, identity, query }) => {
     const character = await characterFor(identity, query.characterId);
-    const fork = em();
-    const [rows, total] = await fork.findAndCount(Friendship, { characterId: character.id }, {
-      orderBy: { createdAt: 'asc', id: 'asc' }, limit: query.limit, offset: query.offset,
-    });
-    const friends = await fork.find(Character, { id: { $in: rows.map((r) => r.friendId) } }, { fields: ['id', 'name'] });
-    const names = new Map(friends.map((f) => [f.id, f.name]));
+    const [rows, total] = await pageFriendships(em(), character.id, query.limit, query.offset);
+    const names = await characterNames(context.db, rows.map((r) => r.friendId));
     const items = rows.map((r) => ({ characterId: r.friendId, name: names.get(r.friendId) ?? '', online: context.online.has(r.friendId), since: r.createdAt.toISOString() }));
     res.json({ ...page(items, total, query.limit, query.offset), characterId: character.id } satisfies z.infer<typeof FriendsResponse>);
   });

@@ -12,7 +12,10 @@ import { requireLiveAccount } from '../../auth/accounts.ts';
 import type { Identity } from '../../auth/tokens.ts';
 import type { GameContext } from '../../context.ts';
 import { accountChanged } from '../../db/account-changes.ts';
-import { Character, PlayerProfile, User } from '../../db/entities/index.ts';
+import { characterListingsOfAccount } from '../../db/characters.ts';
+import type { Character } from '../../db/entities/index.ts';
+import { findPlayerProfile, updatePlayerProfile } from '../../db/player-profiles.ts';
+import { session } from '../../db/transaction.ts';
 import { runningWorlds, worldNumbered, worldOf, worldOfCharacter, type RunningWorld } from '../../../rooms/world/running-world.ts';
 import { worldsOf } from '../../db/worlds.ts';
 import { insideRect } from '../../game/geometry.ts';
@@ -94,7 +97,7 @@ export const AreasResponse = z.object({ areas: z.array(AreaSchema), total: z.num
 /** The character the caller has selected: a bound token's character, else the profile's choice. */
 export async function activeCharacterId(context: GameContext, identity: Identity): Promise<string | null> {
   if (identity.characterId !== undefined) return identity.characterId;
-  const profile = await context.db.em.fork().findOne(PlayerProfile, { accountId: identity.accountId });
+  const profile = await findPlayerProfile(session(context.db), identity.accountId);
   return profile?.activeCharacterId ?? null;
 }
 
@@ -140,12 +143,10 @@ async function callerWorld(context: GameContext, identity: Identity): Promise<Ru
 }
 
 async function loadAccount(context: GameContext, accountId: string): Promise<AccountSnapshot> {
-  const em = context.db.em.fork();
+  const em = session(context.db);
   const user = await requireLiveAccount(em, accountId);
-  const profile = await em.findOne(PlayerProfile, { accountId: user.id });
-  const characters = await em.find(Character, { accountId: user.id }, {
-    orderBy: { createdAt: 'asc', id: 'asc' }, fields: ['id', 'name', 'combatLevel', 'createdAt', 'lastLoginAt'],
-  });
+  const profile = await findPlayerProfile(em, user.id);
+  const characters = await characterListingsOfAccount(em, user.id);
   return {
     accountId: user.id,
     displayName: user.displayName,
@@ -207,16 +208,9 @@ export function registerPlayerWorldRoutes(router: Router, registry: ApiRegistry,
     responses: { 200: { description: 'the updated player', schema: PlayerResponse } },
     errors: [400],
   }, async ({ res, identity, body }) => {
-    const em = context.db.em.fork();
+    const em = session(context.db);
     await requireLiveAccount(em, identity.accountId);
-    await em.transactional(async (tx) => {
-      if (body.displayName !== undefined) await tx.nativeUpdate(User, { id: identity.accountId }, { displayName: body.displayName });
-      if (body.avatar !== undefined) {
-        const profile = await tx.findOne(PlayerProfile, { accountId: identity.accountId });
-        if (profile) profile.avatar = body.avatar;
-        else tx.create(PlayerProfile, { accountId: identity.accountId, avatar: body.avatar, activeCharacterId: null });
-      }
-    });
+    await updatePlayerProfile(em, identity.accountId, { displayName: body.displayName, avatar: body.avatar });
     accountChanged(identity.accountId);
     res.json(await playerBody(identity));
   });

@@ -15,6 +15,7 @@ import type { Identity } from '../../auth/tokens.ts';
 import { runningWorlds, worldOfCharacter } from '../../../rooms/world/running-world.ts';
 import type { Config } from '../../config.ts';
 import type { GameContext } from '../../context.ts';
+import { session } from '../../db/transaction.ts';
 import { GameError } from '../../game/refusal.ts';
 import { defineRoute, IdParam, type ApiRegistry } from './api-kit.ts';
 import { activeCharacterId } from './player-world.ts';
@@ -89,7 +90,7 @@ export function registerVoiceRoutes(router: Router, registry: ApiRegistry, conte
     const settings = voiceSettings(context.config);
     if (!settings) throw new GameError('VOICE_NOT_CONFIGURED', 'voice chat is not configured on this server');
     const characterId = await characterIdFor(identity, query.characterId);
-    await assertMayActAs(context.db.em.fork(), identity, characterId);
+    await assertMayActAs(session(context.db), identity, characterId);
     const world = worldOfCharacter(context, characterId);
     const player = world?.player(characterId);
     if (!world || !player) throw new GameError('NOT_IN_WORLD', 'the character is not in the world; enter it first');

@@ -8,6 +8,7 @@ import { chooseOption, continueDialogue, startDialogue, type DialogueContext, ty
 import type { Result } from '../../../../src/game/result.ts';
 import type { DialogueAction, Dialogue } from '../../../../src/manifests/schemas/npcs.ts';
 import { loadBanks } from '../../../../src/db/item-transaction.ts';
+import { session } from '../../../../src/db/transaction.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { chebyshev } from '../../../../src/game/geometry.ts';
 import { WorldSlot } from '../../area.ts';
@@ -73,7 +74,7 @@ function findNpc(world: WorldApi, player: OnlinePlayer, ref: string): NpcEntity 
 async function runAction(world: WorldApi, player: OnlinePlayer, action: DialogueAction): Promise<void> {
   if (action.type === 'openBank') {
     assertNearBank(world, player);
-    const banks = await loadBanks(world.context().db.em.fork(), [player.id]);
+    const banks = await loadBanks(session(world.context().db), [player.id]);
     player.client.send('bank:state', bankState(banks.get(player.id)!));
   } else if (action.type === 'openStore') {
     player.client.send('shop:state', shopState(world, storeNear(world, player, action.storeId)));

@@ -7,6 +7,7 @@
  * never race each other.
  */
 import { addQuestPoints, addRewardXp, journalOf, loadQuestProgress, writeQuestStage, type QuestProgressRecord, type QuestTimes } from '../../../../src/db/quest-progress.ts';
+import { session } from '../../../../src/db/transaction.ts';
 import type { Bank } from '../../../../src/game/bank.ts';
 import { placeRewardItems, type DeliveredReward } from '../../../../src/game/quest-rewards.ts';
 import {
@@ -57,7 +58,7 @@ export function questBookOf(player: OnlinePlayer): QuestBook {
 }
 
 export async function loadQuestBook(world: WorldApi, player: OnlinePlayer): Promise<QuestBook> {
-  const progress = await loadQuestProgress(world.context().db.em.fork(), player.id);
+  const progress = await loadQuestProgress(session(world.context().db), player.id);
   if (!progress) throw new GameError('CHARACTER_NOT_FOUND', 'The character no longer exists');
   const book = new QuestBook(progress);
   questBooks.set(player, book);
