@@ -142,6 +142,12 @@ export function directory(name: string, options: Common & { default: string; ver
     });
 }
 
+/** A file, relative to the project unless absolute. */
+export function file(name: string, options: Common & { default: string }): Variable<string> {
+  return declare(name, options, 'file', code(options.default),
+    (reader, context) => path.resolve(context.projectRoot, reader.string(name) ?? options.default));
+}
+
 /** One of a fixed list of words. */
 export function choice<const T extends string>(name: string, options: Common & { values: readonly T[]; default: T; inTest?: T }): Variable<T> {
   const { values, inTest } = options;

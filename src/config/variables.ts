@@ -6,7 +6,7 @@
  * or none, production's required and public addresses) live in src/config.ts.
  */
 import { HTTP } from './env-reader.ts';
-import { choice, directory, flag, group, hostname, hostnames, integer, origin, origins, proxyHops, publicKey, text, url } from './declare.ts';
+import { choice, directory, file, flag, group, hostname, hostnames, integer, origin, origins, proxyHops, publicKey, text, url } from './declare.ts';
 
 /** Rate limits under NODE_ENV=test unless set explicitly, so unrelated suites never trip them. */
 export const TEST_RATE_LIMIT = 1_000_000;
@@ -57,6 +57,10 @@ const database = group('Database', {
 
 const identity = group('Identity and tokens (docs/auth.md)', {
   jwtSecret: text('JWT_SECRET', { secret: true, requiredInProduction: true, description: 'secret signing server tokens' }),
+  jwtDevSecretFile: file('JWT_DEV_SECRET_FILE', {
+    default: 'data/jwt-dev-secret',
+    description: 'development only, without `JWT_SECRET`: where the generated signing secret is kept (mode 0600) so tokens outlive restarts',
+  }),
   adminCode: text('ADMIN_CODE', { secret: true, requiredInProduction: true, description: 'code granting in-game admin commands' }),
   publicIdpAppId: text('PUBLIC_IDP_APP_ID', {
     requiredInProduction: true,

@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
-import { TokenService } from '../auth/tokens.ts';
+import { serverSigningSecret, TokenService } from '../auth/tokens.ts';
 
 export class OperatorError extends Error {
   constructor(message: string) {
@@ -34,13 +34,17 @@ export async function operatorDatabase(config: Config): Promise<Database> {
   }
 }
 
-/** The signer of the server's tokens: JWT_SECRET is required, or the server would not accept what is signed here. */
+/**
+ * The signer of the server's tokens: JWT_SECRET, or in development without it the secret the server keeps in
+ * JWT_DEV_SECRET_FILE (made here if the server never ran). Otherwise the server would not accept what is signed here.
+ */
 export function operatorTokens(config: Config): TokenService {
-  if (config.jwtSecret === undefined) {
-    throw new OperatorError('JWT_SECRET is not set: set it to the server\'s value (a server without it signs with a '
+  const { secret, source } = serverSigningSecret(config);
+  if (source === 'process') {
+    throw new OperatorError('JWT_SECRET is not set: set it to the server\'s value (a test-mode server without it signs with a '
       + 'random per-process secret, so no other process can make tokens it accepts)');
   }
-  return new TokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.jwtTtlSeconds });
+  return new TokenService({ secret, issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.jwtTtlSeconds });
 }
 
 /** Runs a command's main; an OperatorError becomes one line on stderr and exit code 1. */
