@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig, PUBLIC_ADDRESS_VARIABLES, REQUIRED_IN_PRODUCTION, secretValues, TEST_RATE_LIMIT } from '../src/config.ts';
-import { CONFIG_GROUPS, VARIABLES } from '../src/config/variables.ts';
+import { CONFIG_GROUPS, DEVELOPMENT_RATE_LIMIT, VARIABLES } from '../src/config/variables.ts';
 
 const PRODUCTION_ENV = {
   NODE_ENV: 'production',
@@ -187,8 +187,12 @@ describe('configuration: identity and the edge', () => {
     assert.deepEqual(config.corsSocialHosts, ['social-one.example', 'social-two.example']);
     assert.equal(config.corsIdpHost, 'idp.example');
     assert.equal(config.trustProxy, 0);
-    assert.equal(config.rateLimitRestPerMinute, 100);
-    assert.equal(config.rateLimitAuthPerMinute, 10);
+    // The spec's REST and authentication limits are production's; development raises them for local load tests.
+    const production = loadConfig(PRODUCTION_ENV, '/project').config;
+    assert.equal(production.rateLimitRestPerMinute, 100);
+    assert.equal(production.rateLimitAuthPerMinute, 10);
+    assert.equal(config.rateLimitRestPerMinute, DEVELOPMENT_RATE_LIMIT);
+    assert.equal(config.rateLimitAuthPerMinute, DEVELOPMENT_RATE_LIMIT);
     assert.equal(config.rateLimitBlockSeconds, 60);
     assert.equal(config.wsMessagesPerSecond, 60);
     assert.equal(config.rateLimitKeyPrefix, 'rl');

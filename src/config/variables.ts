@@ -10,6 +10,13 @@ import { choice, directory, file, flag, group, hostname, hostnames, integer, ori
 
 /** Rate limits under NODE_ENV=test unless set explicitly, so unrelated suites never trip them. */
 export const TEST_RATE_LIMIT = 1_000_000;
+/**
+ * The REST and authentication limits under NODE_ENV=development unless set explicitly: a local load test spends one
+ * login and one REST request per bot (`npm run loadtest:colyseus`, README), and one address may hold
+ * WS_MAX_CONNECTIONS_PER_ADDRESS (100) sockets — so ten such runs a minute from one machine fit. Production keeps
+ * the spec's numbers (100 and 10).
+ */
+export const DEVELOPMENT_RATE_LIMIT = 1_000;
 const WS = ['ws:', 'wss:'];
 
 const server = group('Server', {
@@ -114,10 +121,12 @@ const edge = group('Cross-origin policy and proxies (docs/auth.md)', {
 const limits = group('Limits (docs/auth.md, Limits)', {
   disableRateLimit: flag('DISABLE_RATE_LIMIT', { developmentOnly: true, description: 'no rate limits' }),
   rateLimitRestPerMinute: integer('RATE_LIMIT_REST_PER_MINUTE', {
-    default: 100, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT, description: 'REST requests per address per minute',
+    default: 100, inDevelopment: DEVELOPMENT_RATE_LIMIT, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT,
+    description: 'REST requests per address per minute (development: enough for local load tests, docs/loadtest.md)',
   }),
   rateLimitAuthPerMinute: integer('RATE_LIMIT_AUTH_PER_MINUTE', {
-    default: 10, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT, description: 'authentication attempts per address per minute',
+    default: 10, inDevelopment: DEVELOPMENT_RATE_LIMIT, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT,
+    description: 'authentication attempts per address per minute (development: enough for local load tests, docs/loadtest.md)',
   }),
   rateLimitBlockSeconds: integer('RATE_LIMIT_BLOCK_SECONDS', {
     default: 60, min: 1, max: 86_400, description: 'how long an address stays blocked after exceeding a REST or authentication limit',
