@@ -85,6 +85,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     databaseUrl,
     pgliteDataDir: pgliteTemplate ? 'memory://' : config.pgliteDataDir,
     pgliteTemplate,
+    whenMissing: config.isProduction && !config.databaseInit ? 'refuse' : 'create',
   });
   step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
 

@@ -7,7 +7,7 @@ import { CONFIG_GROUPS, DEVELOPMENT_RATE_LIMIT, VARIABLES } from '../src/config/
 const PRODUCTION_ENV = {
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://game@db/game',
-  JWT_SECRET: 'a-production-signing-secret',
+  JWT_SECRET: 'a-production-signing-secret-of-32-bytes-or-more',
   ADMIN_CODE: 'admin-code',
   PUBLIC_IDP_APP_ID: 'app-id',
   IDP_APP_SECRET: 'idp-secret',
@@ -148,6 +148,16 @@ describe('configuration', () => {
     const [problem] = problemsOf(partial);
     assert.match(problem, /JWT_SECRET, ADMIN_CODE$/);
     assert.ok(!problem.includes('DATABASE_URL'));
+  });
+
+  it('production refuses a JWT_SECRET shorter than 32 bytes, naming the minimum; development only warns', () => {
+    assert.deepEqual(problemsOf({ ...PRODUCTION_ENV, JWT_SECRET: 'x' }),
+      ['JWT_SECRET must be at least 32 bytes in production (it is the HS256 signing key; got 1): `openssl rand -base64 48` makes one']);
+    // Bytes, not characters: 11 three-byte characters are 33 bytes.
+    assert.equal(loadConfig({ ...PRODUCTION_ENV, JWT_SECRET: '€'.repeat(11) }, '/project').config.jwtSecret, '€'.repeat(11));
+    assert.equal(problemsOf({ ...PRODUCTION_ENV, JWT_SECRET: 'y'.repeat(31) }).length, 1);
+    const { warnings } = loadConfig({ JWT_SECRET: 'x' }, '/project');
+    assert.deepEqual(warnings, ['JWT_SECRET is shorter than 32 bytes: production refuses such a secret']);
   });
 
   it('starts in production when everything required is set', () => {

@@ -56,6 +56,9 @@ const database = group('Database', {
   pgliteDataDir: directory('PGLITE_DATA_DIR', {
     default: 'data/pglite', verbatim: 'memory://', description: 'embedded database directory (`memory://` keeps it in memory)',
   }),
+  databaseInit: flag('DATABASE_INIT', {
+    description: 'production: create the database `DATABASE_URL` names if it does not exist and set up its schema if it holds none (a first deployment); without it production refuses to start against either (development and test always do)',
+  }),
   useLocalPostgres: flag('USE_LOCAL_POSTGRES', {
     developmentOnly: true, description: 'start a local PostgreSQL container when a container engine is available',
   }),
@@ -63,7 +66,9 @@ const database = group('Database', {
 });
 
 const identity = group('Identity and tokens (docs/auth.md)', {
-  jwtSecret: text('JWT_SECRET', { secret: true, requiredInProduction: true, description: 'secret signing server tokens' }),
+  jwtSecret: text('JWT_SECRET', {
+    secret: true, requiredInProduction: true, description: 'secret signing server tokens (HS256); in production at least 32 bytes',
+  }),
   jwtDevSecretFile: file('JWT_DEV_SECRET_FILE', {
     default: 'data/jwt-dev-secret',
     description: 'development only, without `JWT_SECRET`: where the generated signing secret is kept (mode 0600) so tokens outlive restarts',

@@ -3,7 +3,7 @@
  * same environment, the same database, the same token signer, and plain messages on failure (exit code 1).
  */
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { DatabaseStartError, openDatabase, type Database } from '../db/database.ts';
 import { serverSigningSecret, TokenService } from '../auth/tokens.ts';
 
 export class OperatorError extends Error {
@@ -25,8 +25,12 @@ export function operatorConfig(env: Record<string, string | undefined> = process
 /** The server's database (DATABASE_URL, or the embedded one in PGLITE_DATA_DIR, which one process opens at a time). */
 export async function operatorDatabase(config: Config): Promise<Database> {
   try {
-    return await openDatabase({ databaseUrl: config.databaseUrl, pgliteDataDir: config.pgliteDataDir, poolSize: 2 });
+    return await openDatabase({
+      databaseUrl: config.databaseUrl, pgliteDataDir: config.pgliteDataDir, poolSize: 2,
+      whenMissing: config.isProduction && !config.databaseInit ? 'refuse' : 'create',
+    });
   } catch (error) {
+    if (error instanceof DatabaseStartError) throw new OperatorError(error.message);
     if (config.databaseUrl) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new OperatorError(`could not open the embedded database in ${config.pgliteDataDir} (${message}). `
