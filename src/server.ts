@@ -33,6 +33,7 @@ import { createLimiterBackend, limiterBackendOptions } from './limits/store.ts';
 import { createGameApi } from './http/routes/api.ts';
 import { createAuthRouter } from './http/routes/auth.ts';
 import { createMetricsRouter } from './http/routes/metrics.ts';
+import { createErrorsDocRouter } from './http/routes/errors-doc.ts';
 import { createWorldMapRouter } from './http/routes/world-map.ts';
 import { edgeGuards } from './http/security.ts';
 import { healthRouter } from './http/routes/health.ts';
@@ -165,6 +166,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           createManifestsRouter(manifests.files),
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
           createAuthRouter(auth, db),
+          createErrorsDocRouter(logger),
           createMetricsRouter(metrics, auth, config.metricsToken),
           createAdminTradesRouter(db),
           createOperatorToolsRouter({ config, auth, logger }),
