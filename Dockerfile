@@ -16,6 +16,8 @@ COPY src ./src
 COPY rooms ./rooms
 COPY schema ./schema
 COPY world ./world
+# The errors reference: problem documents' `type` points to it (/docs/errors.md, src/http/routes/errors-doc.ts).
+COPY docs/errors.md ./docs/errors.md
 # Model bounds are a build-time artifact (see docs/manifests.md).
 RUN node src/tools/build-bounds.ts
 

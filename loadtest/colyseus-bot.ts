@@ -10,7 +10,10 @@
  * matchmaking (`Authorization: Bearer`), walks to a random tile within 4 tiles of where it entered every 600 ms
  * tick and chats every 20 moves (`--chatEvery`). `--duration` seconds after the first bot starts (the tool's own
  * start-up does not count), every bot leaves and the tool writes its summary (to `--output` when given) and exits; a
- * bot still joining then is named in the summary's log with how long it waited. docs/loadtest.md explains the rest.
+ * bot still joining then is named in the summary's log with how long it waited. At exit the bot prints its own plain
+ * summary (connected, failed, errors, messages, move → answer percentiles; lib/colyseus-summary.ts) below the
+ * tool's vanished screen, and rewrites `--output` without the screen's `{red-fg}` markup, the summary appended.
+ * docs/loadtest.md explains the rest.
  *
  * The tool counts connections by wrapping `Client.prototype.join*` of the `@colyseus/sdk` it imports, so the bot
  * must use that very module. The project's npm `overrides` entry makes npm install one SDK, the project's 0.18, for
@@ -20,10 +23,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cli, type Options } from '@colyseus/loadtest';
 import { Client, type Room } from '@colyseus/sdk';
 import { TICK_MS } from '../src/game/ticks.ts';
+import { BotRunStats, plainSummary, withoutMarkup } from './lib/colyseus-summary.ts';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:5555';
 export const MAX_CLIENTS = 5_000;
@@ -34,11 +39,12 @@ const WANDER_TILES = 4;
 const STEP_TIMEOUT_MS = 10_000;
 
 /** The tool's options are read by `cli()` from argv; ours are read here, with the defaults this server needs. */
-function ourOptions(argv: string[]): { duration: number; chatEvery: number; tokens: string[] | undefined; argv: string[] } {
+function ourOptions(argv: string[]): { duration: number; chatEvery: number; tokens: string[] | undefined; output: string | undefined; argv: string[] } {
   const { values: args } = parseArgs({
     args: argv, strict: false, allowPositionals: true,
     options: {
       numClients: { type: 'string' }, duration: { type: 'string' }, chatEvery: { type: 'string' }, tokens: { type: 'string' }, endpoint: { type: 'string' }, room: { type: 'string' },
+      output: { type: 'string' },
     },
   });
   const problems: string[] = [];
@@ -59,7 +65,8 @@ function ourOptions(argv: string[]): { duration: number; chatEvery: number; toke
     process.exit(2);
   }
   const extra = [...(args.endpoint === undefined ? ['--endpoint', DEFAULT_ENDPOINT] : []), ...(args.room === undefined ? ['--room', 'world'] : [])];
-  return { duration, chatEvery, tokens, argv: [...argv, ...extra] };
+  const output = typeof args.output === 'string' ? path.resolve(args.output) : undefined;
+  return { duration, chatEvery, tokens, output, argv: [...argv, ...extra] };
 }
 
 function httpBase(endpoint: string): string {
@@ -82,6 +89,15 @@ function characterName(clientId: number): string {
   return `Bot${clientId.toString(36)}${Math.random().toString(36).slice(2)}`.slice(0, 12);
 }
 
+const stats = new BotRunStats();
+const startedAt = performance.now();
+/** Set once the run ends: a bot leaving after it is not an error. */
+let ending = false;
+/** Per room, when each of its moves not yet answered was sent (the room answers a client's events in order). */
+const unanswered = new Map<Room, number[]>();
+/** Refusals that are part of wandering, not errors. */
+const WANDERING_REFUSALS = new Set(['BLOCKED', 'OUT_OF_BOUNDS']);
+
 const rooms = new Set<Room>();
 /** Bots whose token or join has not settled yet: client id → when it started (ms, `performance.now()`). */
 const joining = new Map<number, number>();
@@ -103,18 +119,46 @@ async function bot(options: Options, tokens: string[] | undefined, chatEvery: nu
     const token = await tokenFor(options, tokens);
     const client = new Client(httpBase(options.endpoint), { headers: { Authorization: `Bearer ${token}` } });
     room = await client.join(options.roomName, { createCharacter: { name: characterName(options.clientId) } });
+  } catch (error) {
+    stats.failed++;
+    throw error;
   } finally {
     joining.delete(options.clientId);
   }
+  stats.connected++;
   rooms.add(room);
+  const moves: number[] = [];
+  unanswered.set(room, moves);
+  const answered = () => {
+    const sentAt = moves.shift();
+    if (sentAt !== undefined) stats.roundTrip.add(performance.now() - sentAt);
+  };
   let home: { x: number; z: number } | undefined;
-  room.onMessage('player:sync', (sync: { x: number; z: number }) => (home ??= { x: sync.x, z: sync.z }));
-  room.onMessage('error', (error: { code: string; message: string; event?: string }) => {
-    // Walking into a wall or water is part of wandering; anything else is worth seeing in the tool's log.
-    if (error.code !== 'BLOCKED' && error.code !== 'OUT_OF_BOUNDS') console.warn(`bot ${options.clientId}: ${error.code} ${error.message}`);
+  room.onMessage('player:sync', (sync: { x: number; z: number }) => {
+    stats.received++;
+    home ??= { x: sync.x, z: sync.z };
   });
-  room.onMessage('*', () => {});
-  room.onLeave(() => rooms.delete(room));
+  room.onMessage('player:path', () => {
+    stats.received++;
+    answered();
+  });
+  room.onMessage('error', (error: { code: string; message: string; event?: string }) => {
+    stats.received++;
+    if (error.event === 'player:move') answered();
+    // Walking into a wall or water is part of wandering; anything else is worth seeing in the tool's log.
+    if (!WANDERING_REFUSALS.has(error.code)) {
+      stats.errors++;
+      console.warn(`bot ${options.clientId}: ${error.code} ${error.message}`);
+    }
+  });
+  room.onMessage('*', () => {
+    stats.received++;
+  });
+  room.onLeave(() => {
+    if (!ending) stats.errors++;
+    rooms.delete(room);
+    unanswered.delete(room);
+  });
   void walk(room, options.clientId, chatEvery, () => home);
 }
 
@@ -126,13 +170,19 @@ async function walk(room: Room, clientId: number, chatEvery: number, home: () =>
     if (!at || !rooms.has(room)) continue;
     const x = at.x + Math.floor(Math.random() * (2 * WANDER_TILES + 1)) - WANDER_TILES;
     const z = at.z + Math.floor(Math.random() * (2 * WANDER_TILES + 1)) - WANDER_TILES;
+    unanswered.get(room)?.push(performance.now());
     room.send('player:move', { x, z });
-    if (++moves % chatEvery === 0) room.send('player:chat', { message: `bot ${clientId} says hello (${moves} moves)` });
+    stats.sent++;
+    if (++moves % chatEvery === 0) {
+      room.send('player:chat', { message: `bot ${clientId} says hello (${moves} moves)` });
+      stats.sent++;
+    }
   }
 }
 
 /** Ends the run: every bot leaves (bounded), then the tool's own exit writes its summary. */
 async function finish(): Promise<void> {
+  ending = true;
   for (const [clientId, since] of joining) {
     console.warn(`bot ${clientId}: still joining when the run ended, after ${Math.round(performance.now() - since)} ms`);
   }
@@ -140,11 +190,27 @@ async function finish(): Promise<void> {
   process.kill(process.pid, 'SIGTERM');
 }
 
+/**
+ * At exit, after the tool's own exit handlers (it wrote its log file and the screen gave the terminal back): the
+ * plain summary on stdout, and the log file without the screen's markup, the summary appended. Synchronous writes:
+ * nothing else runs at exit.
+ */
+function summarizeAtExit(output: string | undefined): void {
+  process.once('exit', () => {
+    ending = true;
+    const summary = plainSummary(stats, (performance.now() - startedAt) / 1000);
+    fs.writeSync(1, `\n${summary}`);
+    if (output === undefined || !fs.existsSync(output)) return;
+    fs.writeFileSync(output, `${withoutMarkup(fs.readFileSync(output, 'utf8')).trimEnd()}\n\n${summary}`);
+  });
+}
+
 if (import.meta.filename === process.argv[1]) {
-  const { duration, chatEvery, tokens, argv } = ourOptions(process.argv.slice(2));
+  const { duration, chatEvery, tokens, output, argv } = ourOptions(process.argv.slice(2));
   process.argv = [...process.argv.slice(0, 2), ...argv];
   cli((options) => {
     startRun(duration);
     return bot(options, tokens, chatEvery);
   });
+  summarizeAtExit(output);
 }

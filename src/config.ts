@@ -69,6 +69,12 @@ export function secretValues(config: Config): string[] {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/**
+ * Production's minimum length of JWT_SECRET, in bytes (UTF-8): the HS256 key should hold as many bytes as the hash's
+ * output (RFC 7518 §3.2), 256 bits. `openssl rand -base64 48` makes a 64-character one.
+ */
+export const MIN_JWT_SECRET_BYTES = 32;
+
 export function loadConfig(env: Env = process.env, projectRoot: string = process.cwd()): LoadedConfig {
   const read = new EnvReader(env);
   const warnings: string[] = [];
@@ -99,6 +105,16 @@ export function loadConfig(env: Env = process.env, projectRoot: string = process
   const voiceMissing = VOICE_VARIABLES.filter((name) => read.string(name) === undefined);
   if (voiceMissing.length > 0 && voiceMissing.length < VOICE_VARIABLES.length) {
     read.problems.push(`voice chat needs ${VOICE_VARIABLES.join(', ')} together (or none of them); missing: ${voiceMissing.join(', ')}`);
+  }
+
+  const secretBytes = config.jwtSecret === undefined ? undefined : Buffer.byteLength(config.jwtSecret, 'utf8');
+  if (secretBytes !== undefined && secretBytes < MIN_JWT_SECRET_BYTES) {
+    if (isProduction) {
+      read.problems.push(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes in production (it is the HS256 signing key; `
+        + `got ${secretBytes}): \`openssl rand -base64 48\` makes one`);
+    } else {
+      warnings.push(`JWT_SECRET is shorter than ${MIN_JWT_SECRET_BYTES} bytes: production refuses such a secret`);
+    }
   }
 
   if (isProduction) {

@@ -3,6 +3,7 @@
  * (step 1), starts the server and shuts it down gracefully on SIGTERM/SIGINT within 10 seconds.
  */
 import { ConfigError, loadConfig } from './config.ts';
+import { DatabaseStartError } from './db/database.ts';
 import { createLogger, reportConfigError, routeConsoleToLogger } from './logger.ts';
 import { installProcessErrorPolicy } from './observability/process-errors.ts';
 import { startServer, type GameServer } from './server.ts';
@@ -61,6 +62,8 @@ installProcessErrorPolicy({
 try {
   await starting;
 } catch (error) {
-  logger.fatal({ err: error }, 'startup failed');
+  // A database that cannot be used as DATABASE_URL says is a configuration problem: one line, no stack trace.
+  if (error instanceof DatabaseStartError) logger.fatal(`startup failed: ${error.message}`);
+  else logger.fatal({ err: error }, 'startup failed');
   process.exit(1);
 }

@@ -34,6 +34,7 @@ import { createLimiterBackend, limiterBackendOptions } from './limits/store.ts';
 import { createGameApi } from './http/routes/api.ts';
 import { createAuthRouter } from './http/routes/auth.ts';
 import { createMetricsRouter } from './http/routes/metrics.ts';
+import { createErrorsDocRouter } from './http/routes/errors-doc.ts';
 import { createWorldMapRouter } from './http/routes/world-map.ts';
 import { edgeGuards } from './http/security.ts';
 import { healthRouter } from './http/routes/health.ts';
@@ -86,6 +87,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     databaseUrl,
     pgliteDataDir: pgliteTemplate ? 'memory://' : config.pgliteDataDir,
     pgliteTemplate,
+    whenMissing: config.isProduction && !config.databaseInit ? 'refuse' : 'create',
   });
   step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
 
@@ -166,6 +168,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           createManifestsRouter(manifests.files),
           createSkillUnlocksRouter(manifests.data?.skillUnlocks ?? skillUnlocksFromManifestFiles(manifests.files)),
           createAuthRouter(auth, db),
+          createErrorsDocRouter(logger),
           createMetricsRouter(metrics, auth, config.metricsToken),
           createAdminTradesRouter(db),
           createOperatorToolsRouter({ config, auth, logger }),

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig, PUBLIC_ADDRESS_VARIABLES, REQUIRED_IN_PRODUCTION, secretValues, TEST_RATE_LIMIT } from '../src/config.ts';
-import { CONFIG_GROUPS, VARIABLES } from '../src/config/variables.ts';
+import { CONFIG_GROUPS, DEVELOPMENT_RATE_LIMIT, VARIABLES } from '../src/config/variables.ts';
 
 const PRODUCTION_ENV = {
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://game@db/game',
-  JWT_SECRET: 'a-production-signing-secret',
+  JWT_SECRET: 'a-production-signing-secret-of-32-bytes-or-more',
   ADMIN_CODE: 'admin-code',
   PUBLIC_IDP_APP_ID: 'app-id',
   IDP_APP_SECRET: 'idp-secret',
@@ -150,6 +150,16 @@ describe('configuration', () => {
     assert.ok(!problem.includes('DATABASE_URL'));
   });
 
+  it('production refuses a JWT_SECRET shorter than 32 bytes, naming the minimum; development only warns', () => {
+    assert.deepEqual(problemsOf({ ...PRODUCTION_ENV, JWT_SECRET: 'x' }),
+      ['JWT_SECRET must be at least 32 bytes in production (it is the HS256 signing key; got 1): `openssl rand -base64 48` makes one']);
+    // Bytes, not characters: 11 three-byte characters are 33 bytes.
+    assert.equal(loadConfig({ ...PRODUCTION_ENV, JWT_SECRET: '€'.repeat(11) }, '/project').config.jwtSecret, '€'.repeat(11));
+    assert.equal(problemsOf({ ...PRODUCTION_ENV, JWT_SECRET: 'y'.repeat(31) }).length, 1);
+    const { warnings } = loadConfig({ JWT_SECRET: 'x' }, '/project');
+    assert.deepEqual(warnings, ['JWT_SECRET is shorter than 32 bytes: production refuses such a secret']);
+  });
+
   it('starts in production when everything required is set', () => {
     const { config, warnings } = loadConfig(PRODUCTION_ENV, '/project');
     assert.equal(config.isProduction, true);
@@ -187,8 +197,12 @@ describe('configuration: identity and the edge', () => {
     assert.deepEqual(config.corsSocialHosts, ['social-one.example', 'social-two.example']);
     assert.equal(config.corsIdpHost, 'idp.example');
     assert.equal(config.trustProxy, 0);
-    assert.equal(config.rateLimitRestPerMinute, 100);
-    assert.equal(config.rateLimitAuthPerMinute, 10);
+    // The spec's REST and authentication limits are production's; development raises them for local load tests.
+    const production = loadConfig(PRODUCTION_ENV, '/project').config;
+    assert.equal(production.rateLimitRestPerMinute, 100);
+    assert.equal(production.rateLimitAuthPerMinute, 10);
+    assert.equal(config.rateLimitRestPerMinute, DEVELOPMENT_RATE_LIMIT);
+    assert.equal(config.rateLimitAuthPerMinute, DEVELOPMENT_RATE_LIMIT);
     assert.equal(config.rateLimitBlockSeconds, 60);
     assert.equal(config.wsMessagesPerSecond, 60);
     assert.equal(config.rateLimitKeyPrefix, 'rl');

@@ -87,6 +87,35 @@ describe('npm run loadtest:colyseus (Colyseus\' own load-test tool) @db', functi
     assert.equal(counter(run.summary, 'Failed connections'), 0);
   });
 
+  it('prints a plain summary when it ends: connections, failures, errors, messages and round-trip percentiles', async () => {
+    const minted = await mintLoadTestTokens({ em: server.context.db.em.fork(), tokens: server.context.auth.tokens, count: 2, ttlSeconds: 600 });
+    const tokensFile = path.join(dir, 'summary-tokens.txt');
+    fs.writeFileSync(tokensFile, minted.map((entry) => entry.token).join('\n'));
+    const run = await runTool(server.baseUrl, path.join(dir, 'summary.log'), ['--numClients', '2', '--tokens', tokensFile]);
+    assert.equal(run.code, 0, run.output.slice(-2000));
+    // The terminal's last lines: the tool's screen is gone by then, and the summary is plain text.
+    const summary = /\nloadtest:colyseus summary\n[^\x1b]*$/.exec(run.output)?.[0];
+    assert.ok(summary, `a plain summary ends the output:\n${JSON.stringify(run.output.slice(-1500))}`);
+    const figure = (label: string) => Number(new RegExp(`^  ${label}: +(\\d+)`, 'm').exec(summary)?.[1]);
+    assert.equal(figure('connected'), 2, summary);
+    assert.equal(figure('failed'), 0, summary);
+    assert.equal(figure('errors'), 0, summary);
+    assert.ok(figure('messages sent') >= 4 && figure('messages received') >= 4, summary);
+    const roundTrip = /^  move → answer, ms: +p50 ([\d.]+) · p90 ([\d.]+) · p99 ([\d.]+) · max ([\d.]+) \((\d+) moves\)$/m.exec(summary);
+    assert.ok(roundTrip, summary);
+    const [p50, p90, p99, max] = roundTrip.slice(1, 5).map(Number);
+    assert.ok(p50 > 0 && p50 <= p90 && p90 <= p99 && p99 <= max, summary);
+    assert.ok(run.summary.includes(summary.trim()), 'the --output file ends with the same summary');
+  });
+
+  it('writes --output without the terminal UI\'s markup, even for failed bots (the limit is used up)', async () => {
+    const run = await runTool(server.baseUrl, path.join(dir, 'failed.log'), ['--numClients', '1']);
+    assert.equal(run.code, 0, run.output.slice(-2000));
+    assert.match(run.summary, /AUTH_RATE_LIMITED/, 'the failure is in the file');
+    assert.doesNotMatch(run.summary, /\{\/?[a-z]+(-fg|-bg)?\}/, `no {red-fg}-style markup:\n${run.summary}`);
+    assert.match(run.output, /^  failed: +1$/m, 'the plain summary counts the failed bot');
+  });
+
   it('refuses out-of-bounds runs before connecting anything', async () => {
     const run = await runTool(server.baseUrl, path.join(dir, 'refused.log'), ['--numClients', '5001']);
     assert.equal(run.code, 2);

@@ -68,7 +68,8 @@ describe('production logs are JSON lines only @db', function () {
       cwd: PROJECT_ROOT,
       env: {
         PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port),
-        DATABASE_URL: database.url, JWT_SECRET: 'production-logs-secret-0123456789abcdef', ADMIN_CODE: 'production-logs-admin',
+        // A scratch database is a first deployment: production sets up its schema only when asked (DATABASE_INIT).
+        DATABASE_URL: database.url, DATABASE_INIT: 'true', JWT_SECRET: 'production-logs-secret-0123456789abcdef', ADMIN_CODE: 'production-logs-admin',
         PUBLIC_IDP_APP_ID: 'production-logs-app', IDP_APP_SECRET: 'production-logs-idp-secret',
         PUBLIC_API_URL: 'https://game-server.example', PUBLIC_WS_URL: 'wss://game-server.example/ws',
         PUBLIC_CDN_URL: 'https://assets.invalid', // unreachable: the manifests come from the local cache

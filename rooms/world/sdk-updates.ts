@@ -29,8 +29,12 @@ export function roomMessageSink(client: Client, updates: UpdateEncoding): Update
   client.raw = ((data: Uint8Array | Buffer, ...rest: unknown[]) => {
     if (data[0] !== Protocol.ROOM_STATE_PATCH) (raw as (...args: unknown[]) => void)(data, ...rest);
   }) as Client['raw'];
+  // Through the client's queue, not straight to the socket: until the SDK acknowledges its join, Colyseus holds
+  // what is queued and sends it after the join completes, when `join()` has resolved and the client's handlers
+  // are registered. The first frame (everything around the player) is written during onJoin: sent at once, it
+  // reached the SDK before its join did, and was dropped as a message nobody listened to.
   const sendText = (text: string, event = 'world:update') => {
-    raw(getMessageBytes.raw(Protocol.ROOM_DATA, event, dataText(text)));
+    client.enqueueRaw(getMessageBytes.raw(Protocol.ROOM_DATA, event, dataText(text)));
   };
   return {
     updates,

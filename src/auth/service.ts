@@ -23,7 +23,7 @@ import { AuthAttemptLimiter, type AttemptSource } from './attempt-limiter.ts';
 import { AuthError } from './errors.ts';
 import { IdpVerifier } from './idp.ts';
 import { effectiveRoles, PLAYER_ROLE, SessionGuard, type RightsChannel } from './session-guard.ts';
-import { signingSecret, TokenService, type Identity } from './tokens.ts';
+import { serverSigningSecret, TokenService, type Identity } from './tokens.ts';
 
 /** A freshly issued server token and whom it is for. */
 export interface Session {
@@ -83,9 +83,12 @@ export class AuthService {
     this.db = options.db;
     this.limits = options.limits;
 
-    const { secret, generated } = signingSecret(config.jwtSecret);
-    if (generated) {
+    const { secret, source } = serverSigningSecret(config);
+    if (source === 'process') {
       logger.warn('JWT_SECRET is not set: tokens are signed with a random per-process secret and die with the process');
+    } else if (source !== 'configured') {
+      logger.info({ file: config.jwtDevSecretFile, created: source === 'created' },
+        'JWT_SECRET is not set: tokens are signed with the development secret kept in this file (development only)');
     }
     this.tokens = new TokenService({
       secret,

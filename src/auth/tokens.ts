@@ -7,6 +7,8 @@
  */
 import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import type { Config } from '../config.ts';
+import { keptDevelopmentSecret } from './dev-secret.ts';
 import { AuthError } from './errors.ts';
 
 export const TOKEN_ALGORITHM = 'HS256';
@@ -55,13 +57,30 @@ let processSecret: string | undefined;
 const VERIFIED_TOKENS = 10_000;
 
 /**
- * The signing secret: JWT_SECRET, or (development and test only; production refuses to start without it) a
- * random secret made once per process, so tokens never verify across restarts and no fixed string exists.
+ * The signing secret: JWT_SECRET, or a random secret made once per process, so tokens never verify across restarts
+ * and no fixed string exists (test mode; development keeps its secret instead, serverSigningSecret).
  */
 export function signingSecret(configured: string | undefined): { secret: string; generated: boolean } {
   if (configured !== undefined) return { secret: configured, generated: false };
   processSecret ??= randomBytes(48).toString('base64url');
   return { secret: processSecret, generated: true };
+}
+
+/** Where the secret came from: JWT_SECRET, development's kept file (found, or made now), or this process. */
+export type SecretSource = 'configured' | 'kept' | 'created' | 'process';
+
+/**
+ * The server's signing secret for its mode: JWT_SECRET when set (production requires it); in development without
+ * it, the secret kept in JWT_DEV_SECRET_FILE (dev-secret.ts), so tokens outlive restarts; in test, one per process.
+ */
+export function serverSigningSecret(config: Pick<Config, 'jwtSecret' | 'nodeEnv' | 'jwtDevSecretFile'>): { secret: string; source: SecretSource } {
+  if (config.jwtSecret !== undefined) return { secret: config.jwtSecret, source: 'configured' };
+  if (config.nodeEnv === 'production') throw new Error('JWT_SECRET is required in production');
+  if (config.nodeEnv === 'development') {
+    const kept = keptDevelopmentSecret(config.jwtDevSecretFile);
+    return { secret: kept.secret, source: kept.created ? 'created' : 'kept' };
+  }
+  return { secret: signingSecret(undefined).secret, source: 'process' };
 }
 
 export class TokenService {

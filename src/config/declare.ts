@@ -77,11 +77,16 @@ function defaultWithTest(fallback: string | number, inTest: string | number | un
   return inTest === undefined ? code(fallback) : `${code(fallback)} (${code(inTest)} in test)`;
 }
 
-/** A whole number within bounds. */
-export function integer(name: string, options: Common & { default: number; min: number; max: number; inTest?: number }): Variable<number> {
-  const { min, max, inTest } = options;
-  return declare(name, options, `integer ${min}–${max}`, defaultWithTest(options.default, inTest),
-    (reader, context) => reader.integer(name, withTestDefault(options.default, inTest, context), min, max));
+/** A whole number within bounds; `inDevelopment` is the default under NODE_ENV=development (then `default` is production's). */
+export function integer(name: string, options: Common & { default: number; min: number; max: number; inTest?: number; inDevelopment?: number }): Variable<number> {
+  const { min, max, inTest, inDevelopment } = options;
+  const shown = inDevelopment === undefined
+    ? defaultWithTest(options.default, inTest)
+    : `${code(options.default)} in production, ${code(inDevelopment)} in development${inTest === undefined ? '' : `, ${code(inTest)} in test`}`;
+  return declare(name, options, `integer ${min}–${max}`, shown, (reader, context) => {
+    const fallback = inDevelopment !== undefined && context.nodeEnv === 'development' ? inDevelopment : options.default;
+    return reader.integer(name, withTestDefault(fallback, inTest, context), min, max);
+  });
 }
 
 /** `true`/`false` (also `1`/`0`, `yes`/`no`); unset is false. */
@@ -140,6 +145,12 @@ export function directory(name: string, options: Common & { default: string; ver
       const value = reader.string(name) ?? options.default;
       return verbatim !== undefined && value.startsWith(verbatim) ? value : path.resolve(context.projectRoot, value);
     });
+}
+
+/** A file, relative to the project unless absolute. */
+export function file(name: string, options: Common & { default: string }): Variable<string> {
+  return declare(name, options, 'file', code(options.default),
+    (reader, context) => path.resolve(context.projectRoot, reader.string(name) ?? options.default));
 }
 
 /** One of a fixed list of words. */

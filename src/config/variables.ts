@@ -6,10 +6,17 @@
  * or none, production's required and public addresses) live in src/config.ts.
  */
 import { HTTP } from './env-reader.ts';
-import { choice, directory, flag, group, hostname, hostnames, integer, origin, origins, proxyHops, publicKey, text, url } from './declare.ts';
+import { choice, directory, file, flag, group, hostname, hostnames, integer, origin, origins, proxyHops, publicKey, text, url } from './declare.ts';
 
 /** Rate limits under NODE_ENV=test unless set explicitly, so unrelated suites never trip them. */
 export const TEST_RATE_LIMIT = 1_000_000;
+/**
+ * The REST and authentication limits under NODE_ENV=development unless set explicitly: a local load test spends one
+ * login and one REST request per bot (`npm run loadtest:colyseus`, README), and one address may hold
+ * WS_MAX_CONNECTIONS_PER_ADDRESS (100) sockets — so ten such runs a minute from one machine fit. Production keeps
+ * the spec's numbers (100 and 10).
+ */
+export const DEVELOPMENT_RATE_LIMIT = 1_000;
 const WS = ['ws:', 'wss:'];
 
 const server = group('Server', {
@@ -49,6 +56,9 @@ const database = group('Database', {
   pgliteDataDir: directory('PGLITE_DATA_DIR', {
     default: 'data/pglite', verbatim: 'memory://', description: 'embedded database directory (`memory://` keeps it in memory)',
   }),
+  databaseInit: flag('DATABASE_INIT', {
+    description: 'production: create the database `DATABASE_URL` names if it does not exist and set up its schema if it holds none (a first deployment); without it production refuses to start against either (development and test always do)',
+  }),
   useLocalPostgres: flag('USE_LOCAL_POSTGRES', {
     developmentOnly: true, description: 'start a local PostgreSQL container when a container engine is available',
   }),
@@ -56,7 +66,13 @@ const database = group('Database', {
 });
 
 const identity = group('Identity and tokens (docs/auth.md)', {
-  jwtSecret: text('JWT_SECRET', { secret: true, requiredInProduction: true, description: 'secret signing server tokens' }),
+  jwtSecret: text('JWT_SECRET', {
+    secret: true, requiredInProduction: true, description: 'secret signing server tokens (HS256); in production at least 32 bytes',
+  }),
+  jwtDevSecretFile: file('JWT_DEV_SECRET_FILE', {
+    default: 'data/jwt-dev-secret',
+    description: 'development only, without `JWT_SECRET`: where the generated signing secret is kept (mode 0600) so tokens outlive restarts',
+  }),
   adminCode: text('ADMIN_CODE', { secret: true, requiredInProduction: true, description: 'code granting in-game admin commands' }),
   publicIdpAppId: text('PUBLIC_IDP_APP_ID', {
     requiredInProduction: true,
@@ -110,10 +126,12 @@ const edge = group('Cross-origin policy and proxies (docs/auth.md)', {
 const limits = group('Limits (docs/auth.md, Limits)', {
   disableRateLimit: flag('DISABLE_RATE_LIMIT', { developmentOnly: true, description: 'no rate limits' }),
   rateLimitRestPerMinute: integer('RATE_LIMIT_REST_PER_MINUTE', {
-    default: 100, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT, description: 'REST requests per address per minute',
+    default: 100, inDevelopment: DEVELOPMENT_RATE_LIMIT, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT,
+    description: 'REST requests per address per minute (development: enough for local load tests, docs/loadtest.md)',
   }),
   rateLimitAuthPerMinute: integer('RATE_LIMIT_AUTH_PER_MINUTE', {
-    default: 10, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT, description: 'authentication attempts per address per minute',
+    default: 10, inDevelopment: DEVELOPMENT_RATE_LIMIT, inTest: TEST_RATE_LIMIT, min: 1, max: TEST_RATE_LIMIT,
+    description: 'authentication attempts per address per minute (development: enough for local load tests, docs/loadtest.md)',
   }),
   rateLimitBlockSeconds: integer('RATE_LIMIT_BLOCK_SECONDS', {
     default: 60, min: 1, max: 86_400, description: 'how long an address stays blocked after exceeding a REST or authentication limit',

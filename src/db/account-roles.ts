@@ -2,6 +2,7 @@
  * Operator changes to account roles (`npm run admin`, src/tools/admin.ts). The admin role is granted only here:
  * never by a client, never to a temporary identity (a grant makes the account permanent, see docs/operations.md).
  */
+import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { User } from './entities/user.ts';
@@ -47,6 +48,16 @@ export async function grantAdmin(em: EntityManager, accountId: string): Promise<
     }
     return { accountId: user.id, displayName: user.displayName, roles: [...user.roles], madePermanent, changed };
   });
+}
+
+/** A new permanent account holding the player and admin roles (`npm run admin -- create`). */
+export async function createAdminAccount(em: EntityManager): Promise<AccountRoles> {
+  const id = randomUUID();
+  const user = em.create(User, {
+    id, displayName: `Admin ${id.replaceAll('-', '').slice(0, 8)}`, roles: ['player', ADMIN_ROLE], isTemporary: false, expiresAt: null,
+  });
+  await em.flush();
+  return { accountId: user.id, displayName: user.displayName, roles: [...user.roles], madePermanent: false, changed: true };
 }
 
 /** Removes the admin role (the account stays permanent). */

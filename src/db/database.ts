@@ -34,6 +34,70 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob;
   poolSize?: number;
   runMigrations?: boolean;
+  /**
+   * PostgreSQL: what to do when DATABASE_URL names a database that does not exist, or one without this server's
+   * schema (no migrations table): `create` it and its schema (development, test, and production with
+   * DATABASE_INIT=true), or `refuse` to start (production: a misspelt name must not become a new empty database).
+   */
+  whenMissing?: 'create' | 'refuse';
+}
+
+/**
+ * The database cannot be used as DATABASE_URL says: unreachable, refused, missing, or without the server's schema.
+ * Its message is one line naming DATABASE_URL and the address tried (never the password); main.ts prints it
+ * without a stack trace, as a configuration error.
+ */
+export class DatabaseStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseStartError';
+  }
+}
+
+/** MikroORM's default name for the table of applied migrations: its absence means "no schema of this server". */
+const MIGRATIONS_TABLE = 'mikro_orm_migrations';
+
+/** Errors of reaching or entering the server rather than of what the server does. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+const LOGIN_CODES = new Set(['28P01', '28000']); // invalid_password, invalid_authorization_specification
+const MISSING_DATABASE = '3D000'; // invalid_catalog_name
+
+/** host:port and database name of a connection string, never its credentials. */
+function describeUrl(databaseUrl: string): { address: string; database: string } {
+  const url = new URL(databaseUrl);
+  const host = decodeURIComponent(url.hostname) || 'localhost';
+  return { address: `${host}:${url.port || '5432'}`, database: decodeURIComponent(url.pathname.replace(/^\//, '')) || url.username || 'postgres' };
+}
+
+/** The one-line DatabaseStartError for a failure to reach or enter the database; undefined for anything else. */
+function startErrorOf(error: unknown, databaseUrl: string): DatabaseStartError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  const { address, database } = describeUrl(databaseUrl);
+  if (CONNECTION_CODES.has(code)) {
+    return new DatabaseStartError(`could not connect to the database at ${address} (DATABASE_URL, database "${database}"): ${code} — `
+      + 'is PostgreSQL running there and reachable from this machine?');
+  }
+  if (LOGIN_CODES.has(code)) {
+    return new DatabaseStartError(`the database at ${address} (DATABASE_URL, database "${database}") refused the login: `
+      + `${(error as Error).message} (${code})`);
+  }
+  if (code === MISSING_DATABASE) {
+    return new DatabaseStartError(`DATABASE_URL names database "${database}" on ${address}, which does not exist. Production does not `
+      + 'create databases: correct the name, or set DATABASE_INIT=true once for a first deployment (it creates the database and its schema)');
+  }
+  return undefined;
+}
+
+/** Refuses a database without the migrations table (empty, or another application's) unless asked to set it up. */
+async function assertHoldsSchema(orm: MikroORM, databaseUrl: string): Promise<void> {
+  const [row] = await (orm.em as SqlEntityManager).getConnection().execute<Array<{ present: boolean }>>(
+    'select to_regclass(?) is not null as present', [MIGRATIONS_TABLE]);
+  if (row?.present) return;
+  const { address, database } = describeUrl(databaseUrl);
+  throw new DatabaseStartError(`DATABASE_URL names database "${database}" on ${address}, which holds no schema of this server (no `
+    + `${MIGRATIONS_TABLE} table). Production does not set up a schema by itself: check the name, or set DATABASE_INIT=true once for a `
+    + 'first deployment');
 }
 
 const sharedOptions = {
@@ -84,11 +148,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   if (options.databaseUrl) {
     kind = 'postgresql';
-    orm = (await PostgresORM.init({
-      ...sharedOptions,
-      clientUrl: options.databaseUrl,
-      pool: { min: 0, max: options.poolSize ?? 10 },
-    })) as unknown as MikroORM;
+    const databaseUrl = options.databaseUrl;
+    const refuse = options.whenMissing === 'refuse';
+    try {
+      orm = (await PostgresORM.init({
+        ...sharedOptions,
+        clientUrl: databaseUrl,
+        pool: { min: 0, max: options.poolSize ?? 10 },
+        // MikroORM creates a missing database on connect by default: only when asked to.
+        ensureDatabase: !refuse,
+      })) as unknown as MikroORM;
+    } catch (error) {
+      throw startErrorOf(error, databaseUrl) ?? error;
+    }
+    try {
+      if (refuse) await assertHoldsSchema(orm, databaseUrl);
+    } catch (error) {
+      await orm.close(true);
+      throw startErrorOf(error, databaseUrl) ?? error;
+    }
   } else {
     kind = 'pglite';
     const opened = await openPglite(options);
@@ -105,7 +183,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } catch (error) {
     await orm.close(true);
     await afterClose();
-    throw error;
+    // MikroORM connects lazily: an unreachable server may first show here.
+    throw (options.databaseUrl && startErrorOf(error, options.databaseUrl)) || error;
   }
 
   let closed = false;

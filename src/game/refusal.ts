@@ -101,3 +101,6 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
 export function refusalStatus(code: string): number {
   return Object.hasOwn(REFUSAL_STATUS, code) ? REFUSAL_STATUS[code] : 400;
 }
+
+/** Every code the status table lists (each has its row in docs/errors.md, the page a problem's `type` names). */
+export const REFUSAL_CODES: readonly string[] = Object.freeze(Object.keys(REFUSAL_STATUS));

@@ -140,6 +140,8 @@ export function documentOtherRoutes(registry: ApiRegistry): void {
   add({ method: 'get', path: '/health', tags: ['service'], auth: 'none', summary: 'Health: status, timestamp, version',
     responses: { 200: { description: 'healthy', schema: z.object({ status: z.string(), timestamp: z.string(), version: z.string() }) } } });
   add({ method: 'get', path: '/status', tags: ['service'], auth: 'none', summary: 'Hosting health check', responses: { 200: { description: 'up', schema: z.record(z.string(), z.unknown()) } } });
+  add({ method: 'get', path: '/docs/errors.md', tags: ['service'], auth: 'none', summary: 'The errors reference every problem\'s `type` points to (HTML; each code\'s row anchored by its fragment)',
+    responses: text('docs/errors.md as an HTML page') });
   add({ method: 'get', path: '/env.js', tags: ['service'], auth: 'none', summary: 'Public client configuration (JavaScript)', responses: text('a script assigning the public configuration') });
   add({ method: 'get', path: '/manifests/{file}', tags: ['service'], auth: 'none', summary: 'A cached game-data manifest (Cache-Control: public, max-age=300, must-revalidate)',
     params: z.object({ file: z.string() }), responses: { 200: { description: 'the manifest', schema: z.unknown() } }, errors: [404] });

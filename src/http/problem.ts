@@ -102,9 +102,17 @@ function retryAfterSeconds(error: GameError): number | undefined {
   return Object.hasOwn(RETRY_AFTER_SECONDS, error.code) ? RETRY_AFTER_SECONDS[error.code] : undefined;
 }
 
+/** Where a problem's `type` points: the errors reference the server serves (routes/errors-doc.ts). */
+export const ERRORS_DOC_PATH = '/docs/errors.md';
+
+/** A code's fragment in a problem `type`: `NOT_FOUND` → `not-found`. */
+export function errorAnchor(code: string): string {
+  return code.toLowerCase().replaceAll('_', '-');
+}
+
 export function problemBody(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}): ProblemBody {
   return {
-    type: `/docs/errors.md#${code.toLowerCase().replaceAll('_', '-')}`,
+    type: `${ERRORS_DOC_PATH}#${errorAnchor(code)}`,
     title: TITLES[status] ?? 'Error',
     status,
     detail,

@@ -1,11 +1,11 @@
 /**
  * `npm run mint-tokens -- --count N [--ttl SECONDS] [--out FILE]`: tokens for a load test, so that bots need no
  * login (docs/loadtest.md). Makes N temporary accounts (role player) in the server's database and signs one
- * server token for each with JWT_SECRET, exactly as the server would; writes them one per line (stdout, or FILE
- * with mode 0600). Accounts and tokens expire after the TTL (default JWT_TTL_SECONDS); the server's cleanup then
- * deletes the accounts and the characters the bots made. Needs the server's environment: JWT_SECRET (and
- * JWT_ISSUER/JWT_AUDIENCE if set) and DATABASE_URL or PGLITE_DATA_DIR; the embedded database only while the server
- * is stopped.
+ * server token for each with JWT_SECRET (in development without it, the secret the server keeps), exactly as the
+ * server would; writes them one per line (stdout, or FILE with mode 0600). Accounts and tokens expire after the TTL
+ * (default JWT_TTL_SECONDS); the server's cleanup then deletes the accounts and the characters the bots made. Needs
+ * the server's environment: JWT_SECRET (or development's kept secret; JWT_ISSUER/JWT_AUDIENCE if set) and
+ * DATABASE_URL or PGLITE_DATA_DIR; the embedded database only while the server is stopped.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -7,7 +7,9 @@
  * WS_MAX_CONNECTIONS_PER_ADDRESS (100) connections, and of those at most WS_MAX_UNAUTHENTICATED_PER_ADDRESS (10)
  * /ws connections that have not authenticated yet (SDK sockets take a seat that matchmaking granted to a verified
  * token, so they count as authenticated). Over a cap the upgrade is answered `429 Too Many Requests` and counted
- * in game_rate_limit_rejections_total{limit="ws_connections"|"ws_unauthenticated"}.
+ * in game_rate_limit_rejections_total{limit="ws_connections"|"ws_unauthenticated"}. An admission waiting for Redis
+ * holds its upgrade's socket, so it counts toward the total while it waits: the cap bounds descriptors, not only the
+ * sockets admitted.
  *
  * With REDIS_URL the counts are shared by every process: each address has two sorted sets of connection ids
  * (all, unauthenticated) scored by a lease expiry; admission is one Lua script (drop expired leases, compare,
@@ -80,6 +82,11 @@ interface Live {
 export class ConnectionCaps {
   private readonly options: ConnectionCapsOptions;
   private readonly local = new Map<string, Counts>();
+  /**
+   * Per address, admissions waiting for Redis: each holds an upgrade's socket, so they count toward the total cap
+   * too, and a burst is refused at once instead of holding a descriptor per upgrade while Redis answers.
+   */
+  private readonly waiting = new Map<string, number>();
   private readonly live = new Set<Live>();
   private readonly redis: Redis | undefined;
   private readonly renewTimer: NodeJS.Timeout | undefined;
@@ -120,12 +127,21 @@ export class ConnectionCaps {
     const { address } = entry;
     const authenticated = !entry.unauthenticated;
     const counts = this.local.get(address) ?? { all: 0, unauthenticated: 0 };
-    let refusal = this.localRefusal(counts, authenticated, entry.relayed);
+    const waiting = this.waiting.get(address) ?? 0;
+    let refusal = this.localRefusal(counts, authenticated, entry.relayed, waiting);
     if (!refusal && this.redis?.status === 'ready') {
+      // A relayed socket was counted toward the total where the client connected: it does not wait for a place here.
+      if (!entry.relayed) this.waiting.set(address, waiting + 1);
       try {
         refusal = await this.sharedAdmission(entry);
       } catch (error) {
         this.options.logger?.warn({ err: { message: (error as Error).message } }, 'connection caps: Redis failed; counting this process only');
+      } finally {
+        if (!entry.relayed) {
+          const left = (this.waiting.get(address) ?? 1) - 1;
+          if (left > 0) this.waiting.set(address, left);
+          else this.waiting.delete(address);
+        }
       }
       // The await let other upgrades in: this process' own count still holds.
       if (!refusal) {
@@ -162,8 +178,9 @@ export class ConnectionCaps {
     }
   }
 
-  private localRefusal(counts: Counts, authenticated: boolean, relayed = false): CapRefusal | undefined {
-    if (!relayed && counts.all >= this.options.maxPerAddress) return 'ws_connections';
+  /** `waiting`: the address' admissions waiting for Redis, which count toward the total (see `waiting` above). */
+  private localRefusal(counts: Counts, authenticated: boolean, relayed = false, waiting = 0): CapRefusal | undefined {
+    if (!relayed && counts.all + waiting >= this.options.maxPerAddress) return 'ws_connections';
     if (!authenticated && counts.unauthenticated >= this.options.maxUnauthenticatedPerAddress) return 'ws_unauthenticated';
     return undefined;
   }

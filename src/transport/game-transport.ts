@@ -46,7 +46,15 @@ export interface GameTransportOptions {
   observeInboundWait?: (seconds: number) => void;
 }
 
+/**
+ * Answers a refused upgrade and gives its socket back once the answer is written. `end()` alone only half-closes
+ * it: the HTTP server allows half-open sockets, so the socket, its descriptor and (after admission) its place under
+ * the per-address cap stayed until the client closed its side, which a flooding client need never do
+ * (docs/BENCHMARKS.md, "Descriptors under an upgrade flood").
+ */
 function refuse(socket: Duplex, status: number, reason: string): void {
+  if (socket.destroyed) return;
+  socket.once('finish', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
