@@ -1,8 +1,8 @@
 /**
  * Drives hostile input at a running server and checks it survives: every REST answer below 500, no
  * INTERNAL_ERROR event, only the documented close codes, /health still 200, and not one item created or
- * destroyed (per-item totals over every container are unchanged — the fuzzed character stands away from any
- * bank or shop and holds nothing edible, so no legitimate source or sink is within its reach).
+ * destroyed (per-item totals over every container of the fuzzed account are unchanged — its character stands away
+ * from any bank or shop and holds nothing edible, so no legitimate source or sink is within its reach).
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -32,17 +32,21 @@ export interface FuzzReport {
 
 const ALLOWED_CLOSES = new Set([1000, 1003, 1008, 1009, 4001]);
 
-async function itemTotals(db: Database): Promise<Record<string, number>> {
-  const tables = (await db.em.getConnection().execute(
-    "select table_name from information_schema.columns where column_name = 'item_id' and table_schema = current_schema() and table_name in ('inventory', 'equipment', 'bank_items', 'ground_items')",
-  )).map((r) => String(r.table_name));
-  const totals: Record<string, number> = {};
-  for (const table of tables) {
-    for (const row of await db.em.getConnection().execute(`select item_id, sum(quantity)::bigint as n from ${table} group by item_id`)) {
-      totals[row.item_id] = (totals[row.item_id] ?? 0) + Number(row.n);
-    }
-  }
-  return totals;
+/**
+ * Per-item totals of everything the fuzzed account's characters hold or dropped: inventories, equipment, banks, and
+ * the ground items they own. Only theirs: on a database other runs share, those runs' ground items expire (the
+ * sink) while the fuzzer runs, which is not an item the fuzzer created or destroyed.
+ */
+async function itemTotals(db: Database, accountId: string): Promise<Record<string, number>> {
+  const rows = await db.em.getConnection().execute<Array<{ item_id: string; n: string | number }>>(
+    `with mine as (select id from characters where account_id = ?)
+     select item_id, sum(quantity)::bigint as n from (
+       select item_id, quantity from inventory where character_id in (select id from mine)
+       union all select item_id, quantity from equipment where character_id in (select id from mine)
+       union all select item_id, quantity from bank_items where character_id in (select id from mine)
+       union all select item_id, quantity from ground_items where owner_id in (select id from mine)
+     ) held group by item_id`, [accountId]);
+  return Object.fromEntries(rows.map((row) => [row.item_id, Number(row.n)]));
 }
 
 async function fuzzedCharacter(db: Database): Promise<{ accountId: string; characterId: string }> {
@@ -135,7 +139,7 @@ async function reopen(url: string, token: string, characterId: string, seat: str
 export async function runFuzz(target: FuzzTarget, options: { frames: number; requests: number; seed?: number }): Promise<FuzzReport> {
   const { accountId, characterId } = await fuzzedCharacter(target.db);
   const token = target.signToken(accountId);
-  const totalsBefore = await itemTotals(target.db);
+  const totalsBefore = await itemTotals(target.db, accountId);
   const report: FuzzReport = { frames: 0, requests: 0, serverErrors: [], internalErrors: 0, unexpectedCloses: [], reconnects: 0, totalsBefore, totalsAfter: {} };
 
   let socket = new FuzzSocket(target.wsUrl, token, characterId);
@@ -173,6 +177,6 @@ export async function runFuzz(target: FuzzTarget, options: { frames: number; req
   const health = await fetch(`${target.baseUrl}/health`);
   if (health.status !== 200) report.serverErrors.push(`/health → ${health.status}`);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  report.totalsAfter = await itemTotals(target.db);
+  report.totalsAfter = await itemTotals(target.db, accountId);
   return report;
 }
