@@ -31,7 +31,10 @@ describe('invisible chat is refused, public and private @db', function () {
     const bName = lastSync(b.client).name as string;
     await Promise.all([a.client.waitFor('social:state'), b.client.waitFor('social:state')]); // friend lists loaded
     assert.ok((await request(a.client, 'friend:request', { name: bName }, 'friend:requestSent')).ok);
+    const aTold = a.client.waitFor('friend:added', () => true, 10_000);
     assert.ok((await request(b.client, 'friend:accept', { characterId: a.characterId }, 'friend:added')).ok);
+    // The sender's own lists are reloaded when it is told (friend:added): messaging before that is NOT_FRIENDS.
+    await aTold;
 
     for (const [what, text] of Object.entries(INVISIBLE)) {
       const spoken = await request(a.client, 'player:chat', { message: text }, 'chat:message');
