@@ -16,6 +16,8 @@ export class ClusterBot extends Bot {
   private readonly pickEntry: () => string | undefined;
   /** When this bot last saw an operation acknowledged (the availability check reads it). */
   lastAckAt = 0;
+  /** The last refusal it got (for the availability check's examples). */
+  lastProblem = '';
 
   constructor(me: SeededCharacter, token: string, world: number | undefined, pickEntry: () => string | undefined) {
     super(me, token);
@@ -34,6 +36,7 @@ export class ClusterBot extends Bot {
   protected override observe(e: SoakEvent): void {
     super.observe(e);
     if (ACKNOWLEDGING.has(e.type)) this.lastAckAt = Date.now();
+    if (e.type === 'error' || e.type === 'tradeError') this.lastProblem = `${String(e.data?.event ?? e.type)} refused ${String(e.data?.code)}`;
   }
 }
 

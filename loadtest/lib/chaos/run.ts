@@ -138,9 +138,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const character = (s: { characterId: string; name: string; accountId: string }, home: { x: number; z: number }, friends: string[]): ChaosCharacter =>
       ({ id: s.characterId, name: s.name, accountId: s.accountId, token: tokenOf(s.accountId), home, friends });
     const walkers: WsWitness[] = walkersSeed.map((s) => ({
-      me: character(s, WALKERS_AT, walkersSeed.filter((o) => o !== s).map((o) => o.characterId)), lastAckAt: 0,
+      me: character(s, WALKERS_AT, walkersSeed.filter((o) => o !== s).map((o) => o.characterId)), lastAckAt: 0, lastProblem: '',
     }));
-    const bankers: SdkBanker[] = bankersSeed.map((s) => ({ me: character(s, AT_BANK, []), lastAckAt: 0, inventory: [], bank: null, bankUncertain: false }));
+    const bankers: SdkBanker[] = bankersSeed.map((s) => ({ me: character(s, AT_BANK, []), lastAckAt: 0, inventory: [], bank: null, bankUncertain: false, lastProblem: '' }));
     const seedOf = () => Math.floor(rnd() * 2 ** 31);
     const loops: Array<Promise<void>> = [];
     for (let i = 0; i < traders.length; i += 2) loops.push(traderPairLoop(traders[i], traders[i + 1], soakCtx, seededRandom(seedOf())));
@@ -148,9 +148,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const w of walkers) loops.push(wsWitnessLoop(w, env, seededRandom(seedOf())));
     for (const b of bankers) loops.push(sdkBankerLoop(b, env, seededRandom(seedOf())));
     const everyBot = [
-      ...[...traders, ...shopperBots].map((b) => ({ name: b.me.name, lastAck: () => b.lastAckAt })),
-      ...walkers.map((w) => ({ name: w.me.name, lastAck: () => w.lastAckAt })),
-      ...bankers.map((b) => ({ name: b.me.name, lastAck: () => b.lastAckAt })),
+      ...traders.map((b) => ({ name: `trader ${b.me.name}`, lastAck: () => b.lastAckAt, problem: () => b.lastProblem })),
+      ...shopperBots.map((b) => ({ name: `shopper ${b.me.name}`, lastAck: () => b.lastAckAt, problem: () => b.lastProblem })),
+      ...walkers.map((w) => ({ name: `/ws walker ${w.me.name}`, lastAck: () => w.lastAckAt, problem: () => w.lastProblem })),
+      ...bankers.map((b) => ({ name: `SDK banker ${b.me.name}`, lastAck: () => b.lastAckAt, problem: () => b.lastProblem })),
     ];
 
     // The checker during the run: /status every second, the ledgers every 15 s.
@@ -191,7 +192,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     for (const bot of everyBot) {
       const took = recoveredIn.get(bot.name);
-      if (took === undefined) violations.add('availability', `${bot.name}: no operation acknowledged within ${(watchUntil - lastFaultEnded) / 1000} s after the last fault ended`);
+      if (took === undefined) violations.add('availability', `${bot.name}: no operation acknowledged within ${(watchUntil - lastFaultEnded) / 1000} s after the last fault ended (last problem: ${bot.problem() || 'none seen'})`);
       else if (took > boundMs) violations.add('availability', `${bot.name}: first operation acknowledged ${(took / 1000).toFixed(1)} s after the last fault ended (bound ${boundMs / 1000} s)`);
     }
 

@@ -106,6 +106,8 @@ export interface SdkBanker {
   /** The bank of the last acknowledged `bank:state`, and whether a bank operation went unanswered after it. */
   bank: Item[] | null;
   bankUncertain: boolean;
+  /** What went wrong last (for the availability check's examples). */
+  lastProblem: string;
 }
 
 export async function sdkBankerLoop(bot: SdkBanker, env: BotEnv, rnd: () => number): Promise<void> {
@@ -144,10 +146,13 @@ export async function sdkBankerLoop(bot: SdkBanker, env: BotEnv, rnd: () => numb
     } catch (error) {
       if (timedOut) {
         env.stats.timeouts++;
+        bot.lastProblem = `join through ${node.name} unanswered`;
         // A join that completes after the bot gave up is left at once (consented: it saves and frees the seat).
         void joining.then((late) => late.leave(true), () => undefined);
       } else {
-        bump(env.stats.refused, /^([A-Z_]+)/.exec(String((error as Error).message))?.[1] ?? 'JOIN_ERROR');
+        const code = /^([A-Z][A-Z_]{2,})\b/.exec(String((error as Error).message))?.[1] ?? 'JOIN_ERROR';
+        bump(env.stats.refused, code);
+        bot.lastProblem = `join refused ${code}`;
       }
       return null;
     }
@@ -192,8 +197,10 @@ export async function sdkBankerLoop(bot: SdkBanker, env: BotEnv, rnd: () => numb
       } catch (error) {
         if (error instanceof Refused) {
           bump(env.stats.refused, error.code);
+          bot.lastProblem = `refused ${error.code}`;
         } else if (error instanceof Timeout) {
           env.stats.timeouts++;
+          bot.lastProblem = `${session.label}: no answer`;
           if (bankOp) bot.bankUncertain = true;
           avoid = session.entry;
           watch.abandon(session);

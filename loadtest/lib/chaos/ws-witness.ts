@@ -57,6 +57,8 @@ class WsSession implements ProbedSession {
 export interface WsWitness {
   me: ChaosCharacter;
   lastAckAt: number;
+  /** What went wrong last (for the availability check's examples). */
+  lastProblem: string;
 }
 
 /** One entry attempt through a process; the session, or null (refused, closed, no answer). */
@@ -71,7 +73,9 @@ async function enter(w: WsWitness, env: BotEnv, watch: SessionWatch, rnd: () => 
     socket.send('authenticate', { token: w.me.token, characterId: w.me.id, ...(world ? { world } : {}) });
     const e = await socket.waitFrom(from, (x) => x.type === 'world:joined' || x.type === 'error' || (x.type === 'authResult' && !x.data.success), env.entryTimeoutMs);
     if (e.type !== 'world:joined') {
-      bump(env.stats.refused, String(e.data?.code ?? e.data?.error?.code ?? e.type));
+      const code = String(e.data?.code ?? e.data?.error?.code ?? e.type);
+      bump(env.stats.refused, code);
+      w.lastProblem = `entry through ${node.name} refused ${code}`;
       socket.close();
       return null;
     }
@@ -86,6 +90,7 @@ async function enter(w: WsWitness, env: BotEnv, watch: SessionWatch, rnd: () => 
     return session;
   } catch (error) {
     if (error instanceof WaitTimeout) env.stats.timeouts++;
+    w.lastProblem = `entry through ${node.name}: ${error instanceof WaitTimeout ? 'no answer' : 'socket failed'}`;
     socket?.close();
     return null;
   }
@@ -130,9 +135,11 @@ export async function wsWitnessLoop(w: WsWitness, env: BotEnv, rnd: () => number
       } catch (error) {
         if (error instanceof Refused) {
           bump(env.stats.refused, error.code);
+          w.lastProblem = `refused ${error.code}`;
         } else if (error instanceof WaitTimeout) {
           // The session stopped answering: keep it open and probed, and enter again through another process.
           env.stats.timeouts++;
+          w.lastProblem = `${session.label}: no answer`;
           avoid = session.entry;
           watch.abandon(session);
           askForMyWorld(env, rnd, w.me.token, avoid);
