@@ -156,7 +156,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     // The checker during the run: /status every second, the ledgers every 15 s.
     let checking = true;
-    const statusWatch = new StatusWatch(cluster, violations);
+    const statusWatch = new StatusWatch(cluster, violations, async () => {
+      const rows = await db!.em.fork().execute<Array<{ number: number; epoch: number | string | null }>>('select * from worlds');
+      if (rows.length === 0 || !('epoch' in rows[0])) return undefined;
+      return new Map(rows.map((row) => [Number(row.number), Number(row.epoch)]));
+    });
     const statusLoop = statusWatch.run(1_000, () => !checking);
     let ledgerChecks = 0;
     const ledgerLoop = (async () => {

@@ -4,6 +4,8 @@
  * every world it lists is taken as held). A world seen on two processes is polled again 200 ms later and counted
  * only if it is still there (two answers are never taken at exactly the same instant); one violation per episode
  * (the same world on the same processes in consecutive polls), with the polls that saw it counted apart.
+ * Where /status reports epochs (fenced ownership, docs/scaling.md), a world a process calls held with an epoch older
+ * than its row in the database (read after the /status answers, and confirmed by a second poll) is a stale lease.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, ServerNode } from './cluster.ts';
@@ -21,17 +23,23 @@ async function statusOf(node: ServerNode): Promise<StatusWorld[] | undefined> {
   }
 }
 
+/** The `worlds` rows' epochs by number (undefined when the table has no epoch column: a server without leases). */
+export type WorldEpochs = () => Promise<Map<number, number> | undefined>;
+
 export class StatusWatch {
   private readonly cluster: Cluster;
   private readonly violations: Violations;
+  private readonly epochs: WorldEpochs;
+  private staleOngoing = new Set<string>();
   polls = 0;
   pollsWithTwoLive = 0;
   /** Episodes under way: "world:processes". */
   private ongoing = new Set<string>();
 
-  constructor(cluster: Cluster, violations: Violations) {
+  constructor(cluster: Cluster, violations: Violations, epochs: WorldEpochs) {
     this.cluster = cluster;
     this.violations = violations;
+    this.epochs = epochs;
   }
 
   /** World number → the processes it is live on, with what they say of it. */
@@ -71,6 +79,30 @@ export class StatusWatch {
       if (counted) this.pollsWithTwoLive++;
     }
     this.ongoing = now;
+    await this.checkEpochs(first);
+  }
+
+  private async checkEpochs(live: Map<number, Array<{ node: string; world: StatusWorld }>>): Promise<void> {
+    const reported = [...live].flatMap(([number, on]) => on.filter((x) => x.world.epoch !== undefined).map((x) => ({ number, ...x })));
+    if (reported.length === 0) return;
+    const inDb = await this.epochs().catch(() => undefined);
+    if (!inDb) return;
+    const stale = reported.filter((x) => inDb.has(x.number) && x.world.epoch! < inDb.get(x.number)!);
+    const now = new Set<string>();
+    if (stale.length > 0) {
+      await sleep(200);
+      const again = await this.live();
+      for (const x of stale) {
+        const still = (again.get(x.number) ?? []).find((y) => y.node === x.node && y.world.epoch === x.world.epoch);
+        if (!still) continue;
+        const key = `${x.number}:${x.node}:${x.world.epoch}`;
+        now.add(key);
+        if (!this.staleOngoing.has(key)) {
+          this.violations.add('stale-lease', `world ${x.number}: ${x.node} reports it ${x.world.lease ?? 'held'} with epoch ${x.world.epoch}, the database's row has epoch ${inDb.get(x.number)} (${clock(Date.now())})`);
+        }
+      }
+    }
+    this.staleOngoing = now;
   }
 
   /** Polls every `intervalMs` until `until()` is true (bounded by `maxPolls`). */
