@@ -25,6 +25,9 @@ export interface ChaosReport {
   tradesInAudit: number;
   shopInFlightApplied: number;
   slowestRecoveryMs: number;
+  /** The slowest fresh entry of a character once the bots had left. */
+  reentrySlowestMs: number;
+  characters: number;
   recovered: number;
   botsTotal: number;
   restarts: string;
@@ -50,6 +53,7 @@ export function formatReport(r: ChaosReport): string {
     `  checker: ${r.statusPolls} /status polls of every process (${r.pollsWithTwoLive} saw a world live on two), ${r.ledgerChecks} ledger checks during the run, and the final SQL checks`,
     `  trades: ${r.tradesAcknowledged} acknowledged, ${r.tradesInAudit} completed in trade_audit; shop operations in flight at a failure and found applied: ${r.shopInFlightApplied}`,
     `  after the last fault: ${r.recovered} of ${r.botsTotal} bots had an operation acknowledged, the slowest after ${(r.slowestRecoveryMs / 1000).toFixed(1)} s (bound ${r.boundSeconds} s)`,
+    `  fresh entry of each of the ${r.characters} characters after the bots left: the slowest took ${(r.reentrySlowestMs / 1000).toFixed(1)} s (any not done within the bound is a violation)`,
     `  violations: ${violations === 0 ? 'none' : violations}`,
   ];
   for (const v of r.violations) {

@@ -17,6 +17,7 @@ import { ledgerOf, seedCharacters, type SeedSpec } from '../soak/ledger.ts';
 import { bump, type BotEnv, type ChaosCharacter, type ChaosStats } from './bot-env.ts';
 import { Cluster } from './cluster.ts';
 import { ClusterBot, clusterSoakContext } from './economy-bots.ts';
+import { probeEntries } from './entry-probe.ts';
 import { FaultInjector, FAULT_KINDS, type FaultOptions } from './faults.ts';
 import { checkFinal, checkLedgers, type LedgerSubjects } from './ledger-check.ts';
 import { ProcessGroups } from './process-groups.ts';
@@ -205,6 +206,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     soakCtx.stopAt = Date.now();
     await Promise.race([Promise.all(loops), sleep(OP_TIMEOUT_MS * 3 + 10_000)]);
     clearInterval(progress);
+    // Every player can enter again: one fresh entry (and leave) per character, within the bound.
+    await sleep(1_000);
+    const reentrySlowestMs = await probeEntries(cluster.nodes, seeded.map((s) => ({ id: s.characterId, name: s.name, token: tokenOf(s.accountId) })), boundMs, violations, rnd);
     await statusWatch.poll();
     checking = false;
     await Promise.race([Promise.all([statusLoop, ledgerLoop]), sleep(20_000)]);
@@ -237,7 +241,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       timeouts: stats.timeouts + soakCtx.timeouts, entries: stats.entries, reconnects: soakCtx.reconnects,
       sessions: stats.sessions, statusPolls: statusWatch.polls, pollsWithTwoLive: statusWatch.pollsWithTwoLive, ledgerChecks,
       tradesAcknowledged: soakCtx.trades.size, tradesInAudit: final.tradesInAudit, shopInFlightApplied: final.shopInFlightApplied,
-      slowestRecoveryMs: Math.max(0, ...recoveredIn.values()), recovered: recoveredIn.size, botsTotal: everyBot.length,
+      slowestRecoveryMs: Math.max(0, ...recoveredIn.values()), reentrySlowestMs, characters: seeded.length, recovered: recoveredIn.size, botsTotal: everyBot.length,
       restarts: cluster.nodes.map((n) => `${n.name} ${n.starts - 1}`).join(', '),
       violations: violations.summary(), logDir: options.keepLogs || violations.total > 0 ? dir : null,
     };

@@ -65,7 +65,8 @@ class SdkSession implements ProbedSession {
     if (!this.open) return;
     this.closedByBot = true;
     this.open = false;
-    void this.room.leave(false).catch(() => undefined);
+    // Consented: a dropped connection would keep a reconnection seat for 20 s.
+    void this.room.leave(true).catch(() => undefined);
   }
 
   /** Sends a message; resolves with the answer `done` accepts; Refused on an `error` for it; Timeout after `ms`. */

@@ -39,9 +39,15 @@ class WsSession implements ProbedSession {
     return !this.socket.isClosed;
   }
 
+  /** A consented leave, then the close (a dropped socket would keep a reconnection seat for 20 s). */
   close(): void {
     this.closedByBot = true;
-    this.socket.close();
+    try {
+      this.socket.send('world:leave', {});
+      this.socket.socket.close(1000);
+    } catch {
+      this.socket.close();
+    }
   }
 
   /** Sends an event; resolves with the event `done` accepts, throws Refused on an `error` for it. */
