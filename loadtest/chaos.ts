@@ -44,7 +44,7 @@ function int(name: string, fallback: number, min: number, max: number): number {
 
 /** The two sizes: the short form for CI, the long form an operator runs. */
 const FORMS = {
-  short: { perKind: 20, phase: 200, stallMax: 30, partitionMax: 10, lease: 3, pairs: 3, shoppers: 2, walkers: 4, sdk: 3 },
+  short: { perKind: 20, phase: 200, stallMax: 30, partitionMax: 10, lease: 3, pairs: 3, shoppers: 2, walkers: 6, sdk: 3 },
   long: { perKind: 250, phase: 7_200, stallMax: 30, partitionMax: 30, lease: 10, pairs: 6, shoppers: 3, walkers: 8, sdk: 4 },
 };
 const form = values.long ? FORMS.long : FORMS.short;

@@ -1,7 +1,8 @@
 /**
  * The faults a chaos run injects from outside the servers, each kind in a lane of its own (the lanes run at once, so
  * faults overlap as they do in production):
- * - `stall`: SIGSTOP of a server's process group for a while, then SIGCONT (a GC pause, CPU starvation, a VM freeze);
+ * - `stall`: SIGSTOP of a server's process group for a while, then SIGCONT (a GC pause, CPU starvation, a VM freeze):
+ *   half of them short (up to a third of the longest), half long (the last 10 s of the range);
  * - `kill`: kill -9 of a server's group and a restart on the same port and links;
  * - `redis-restart`: the run's Redis shut down (SHUTDOWN SAVE) and started again on the same port and data;
  * - `postgres-restart`: every server's PostgreSQL link drops its connections and refuses new ones for a moment (what
@@ -97,7 +98,10 @@ export class FaultInjector {
       if (!node) return undefined;
       this.busyNodes.add(node.index);
       try {
-        const ms = this.between(this.options.stallMs);
+        // Short stalls a process should ride out, and long ones past any takeover time, with equal odds.
+        const [min, max] = this.options.stallMs;
+        const split = Math.min(max, Math.max(min, Math.round(max / 3)));
+        const ms = this.rnd() < 0.5 ? this.between([min, split]) : this.between([Math.max(split, max - 10_000), max]);
         this.cluster.stop(node);
         await sleep(ms);
         this.cluster.resume(node);
