@@ -1,10 +1,10 @@
-/** Violations found by a chaos run, by kind, with the first few examples of each. */
+/** Violations found by a chaos run, by kind, with the first eight examples of each. */
 export const VIOLATION_KINDS = [
   'two-sessions', 'world-on-two-processes', 'stale-lease', 'ledger', 'acknowledged-missing', 'availability', 'bot-error', 'run-incomplete',
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
-const EXAMPLES = 5;
+const EXAMPLES = 8;
 
 export class Violations {
   private readonly byKind = new Map<ViolationKind, { count: number; examples: string[] }>();
