@@ -18,6 +18,11 @@ export class ClusterBot extends Bot {
   lastAckAt = 0;
   /** The last refusal it got (for the availability check's examples). */
   lastProblem = '';
+  /**
+   * The connection is open but no longer in a world (`world:left` it did not ask for, or `NOT_IN_WORLD`, e.g. its
+   * world's process went away behind a hand-over): the bot enters again instead of sending into the void.
+   */
+  private outOfWorld = false;
 
   constructor(me: SeededCharacter, token: string, world: number | undefined, pickEntry: () => string | undefined) {
     super(me, token);
@@ -33,8 +38,14 @@ export class ClusterBot extends Bot {
     return { token: this.token, characterId: this.id, ...(this.world ? { world: this.world } : {}) };
   }
 
+  override online(ctx: SoakContext): boolean {
+    return super.online(ctx) && !this.outOfWorld;
+  }
+
   protected override observe(e: SoakEvent): void {
     super.observe(e);
+    if (e.type === 'world:joined') this.outOfWorld = false;
+    if (e.type === 'world:left' || (e.type === 'error' && e.data?.code === 'NOT_IN_WORLD')) this.outOfWorld = true;
     if (ACKNOWLEDGING.has(e.type)) this.lastAckAt = Date.now();
     if (e.type === 'error' || e.type === 'tradeError') this.lastProblem = `${String(e.data?.event ?? e.type)} refused ${String(e.data?.code)}`;
   }

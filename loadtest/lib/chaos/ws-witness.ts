@@ -18,6 +18,8 @@ class WsSession implements ProbedSession {
   world: number;
   /** Closed by the bot itself (its close code says nothing about the server). */
   closedByBot = false;
+  /** Out of its world though the socket is open (`world:left` unasked, or `NOT_IN_WORLD`): the bot enters again. */
+  outOfWorld = false;
 
   constructor(socket: SoakSocket, entry: string, world: number, home: { x: number; z: number }) {
     this.socket = socket;
@@ -89,6 +91,8 @@ async function enter(w: WsWitness, env: BotEnv, watch: SessionWatch, rnd: () => 
     const session = new WsSession(socket, node.name, Number(e.data.world), w.me.home);
     socket.onEvent = (event) => {
       if (event.type === 'player:path') watch.answered(session);
+      if (event.type === 'world:left' || (event.type === 'error' && event.data?.code === 'NOT_IN_WORLD')) session.outOfWorld = true;
+      if (event.type === 'world:joined') session.outOfWorld = false;
     };
     socket.socket.on('close', (code) => {
       if (!session.closedByBot) watch.closed(code);
@@ -110,7 +114,7 @@ export async function wsWitnessLoop(w: WsWitness, env: BotEnv, rnd: () => number
   const T = env.opTimeoutMs;
   try {
     for (let round = 0; round < 1_000_000 && Date.now() < env.stopAt(); round++) {
-      if (!session || !session.isOpen()) {
+      if (!session || !session.isOpen() || session.outOfWorld) {
         session?.close();
         const revived = watch.revive() as WsSession | undefined;
         session = revived ?? await enter(w, env, watch, rnd, avoid);
