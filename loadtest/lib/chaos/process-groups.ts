@@ -2,14 +2,17 @@
  * Every child of a chaos run lives in a process group of its own (spawned `detached`), so a signal reaches the whole
  * group: SIGSTOP/SIGCONT/SIGKILL of a server process. The groups are killed when the harness exits, however it exits:
  * on a normal exit, an uncaught error or SIGINT/SIGTERM by the handlers below, and on a `kill -9` of the harness by a
- * watchdog process (watchdog.ts) that polls the harness and kills the groups listed in a file once it is gone.
+ * watchdog process (watchdog.ts) that polls the harness and kills the groups listed in a file once it is gone. The
+ * same file carries the last-resort commands (dropping the scratch database) run then.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 export class ProcessGroups {
   private readonly groups = new Set<number>();
+  /** Commands to run if the harness dies before its own cleanup (argv lists). */
+  private lastResort: string[][] = [];
   private readonly listFile: string;
   private watchdog: ChildProcess | null = null;
 
@@ -37,6 +40,17 @@ export class ProcessGroups {
       detached: true, stdio: 'ignore',
     });
     this.watchdog.unref();
+  }
+
+  /** A command to run if the harness goes away before `clearLastResort` (e.g. dropping the scratch database). */
+  addLastResort(argv: string[]): void {
+    this.lastResort.push(argv);
+    this.write();
+  }
+
+  clearLastResort(): void {
+    this.lastResort = [];
+    this.write();
   }
 
   add(child: ChildProcess): void {
@@ -70,6 +84,14 @@ export class ProcessGroups {
       }
     }
     this.groups.clear();
+    for (const [command, ...args] of this.lastResort) {
+      try {
+        execFileSync(command, args, { stdio: 'ignore', timeout: 15_000 });
+      } catch {
+        // best effort
+      }
+    }
+    this.lastResort = [];
     this.write();
     try {
       if (this.watchdog?.pid) process.kill(this.watchdog.pid, 'SIGKILL');
@@ -80,7 +102,7 @@ export class ProcessGroups {
 
   private write(): void {
     try {
-      fs.writeFileSync(this.listFile, JSON.stringify([...this.groups]));
+      fs.writeFileSync(this.listFile, JSON.stringify({ groups: [...this.groups], lastResort: this.lastResort }));
     } catch {
       // the scratch folder is being removed at the end
     }

@@ -66,6 +66,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let failed = true;
   try {
     scratch = await createScratchDatabase(options.adminUrl, 'chaos');
+    groups.addLastResort(['psql', options.adminUrl, '-qAt', '-c', `drop database if exists ${new URL(scratch.url).pathname.slice(1)} with (force)`]);
     db = await openDatabase({ databaseUrl: scratch.url, pgliteDataDir: 'memory://', poolSize: 2 });
 
     // Seeding: traders and shoppers as the soak seeds them; walkers with nothing to move; SDK bankers with a kit.
@@ -197,8 +198,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     for (const bot of everyBot) {
       const took = recoveredIn.get(bot.name);
-      if (took === undefined) violations.add('availability', `${bot.name}: no operation acknowledged within ${(watchUntil - lastFaultEnded) / 1000} s after the last fault ended (last problem: ${bot.problem() || 'none seen'})`);
-      else if (took > boundMs) violations.add('availability', `${bot.name}: first operation acknowledged ${(took / 1000).toFixed(1)} s after the last fault ended (bound ${boundMs / 1000} s)`);
+      if (took === undefined) violations.add('recovery', `${bot.name}: no operation acknowledged within ${(watchUntil - lastFaultEnded) / 1000} s after the last fault ended (last problem: ${bot.problem() || 'none seen'})`);
+      else if (took > boundMs) violations.add('recovery', `${bot.name}: first operation acknowledged ${(took / 1000).toFixed(1)} s after the last fault ended (bound ${boundMs / 1000} s)`);
     }
 
     // Drain: the bots finish their operation (bounded) and leave; one more /status poll; the servers stop (saving).
@@ -249,7 +250,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await cluster?.stopAll().catch(() => undefined);
     await redis?.stop().catch(() => undefined);
     await db?.close().catch(() => undefined);
-    await scratch?.drop().catch((error: Error) => log(`could not drop the scratch database: ${error.message}`));
+    await scratch?.drop().then(() => groups.clearLastResort(), (error: Error) => log(`could not drop the scratch database: ${error.message}`));
     groups.killAll();
     if (!failed && !options.keepLogs) fs.rmSync(dir, { recursive: true, force: true });
   }

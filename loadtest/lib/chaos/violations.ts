@@ -1,6 +1,6 @@
 /** Violations found by a chaos run, by kind, with the first eight examples of each. */
 export const VIOLATION_KINDS = [
-  'two-sessions', 'world-on-two-processes', 'stale-lease', 'ledger', 'acknowledged-missing', 'availability', 'bot-error', 'run-incomplete',
+  'two-sessions', 'world-on-two-processes', 'stale-lease', 'ledger', 'acknowledged-missing', 'availability', 'recovery', 'bot-error', 'run-incomplete',
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
