@@ -9,6 +9,7 @@ export interface ChaosReport {
   bots: { traders: number; shoppers: number; walkers: number; sdkBankers: number };
   leaseSeconds: number;
   boundSeconds: number;
+  recoveryBoundSeconds: number;
   faults: Record<FaultKind, number>;
   faultExamples: string[];
   acked: Record<string, number>;
@@ -52,8 +53,8 @@ export function formatReport(r: ChaosReport): string {
     `  sessions abandoned and probed: ${r.sessions.ghosts} (they answered ${r.sessions.ghostAnswers} probes); sessions closed by a server, by code: ${list(r.sessions.closeCodes)}`,
     `  checker: ${r.statusPolls} /status polls of every process (${r.pollsWithTwoLive} saw a world live on two), ${r.ledgerChecks} ledger checks during the run, and the final SQL checks`,
     `  trades: ${r.tradesAcknowledged} acknowledged, ${r.tradesInAudit} completed in trade_audit; shop operations in flight at a failure and found applied: ${r.shopInFlightApplied}`,
-    `  after the last fault: ${r.recovered} of ${r.botsTotal} bots had an operation acknowledged, the slowest after ${(r.slowestRecoveryMs / 1000).toFixed(1)} s (bound ${r.boundSeconds} s)`,
-    `  fresh entry of each of the ${r.characters} characters after the bots left: the slowest took ${(r.reentrySlowestMs / 1000).toFixed(1)} s (any not done within the bound is a violation)`,
+    `  after the last fault: ${r.recovered} of ${r.botsTotal} bots had an operation acknowledged, the slowest after ${(r.slowestRecoveryMs / 1000).toFixed(1)} s (bound ${r.recoveryBoundSeconds} s)`,
+    `  fresh entry of each of the ${r.characters} characters after the bots left: the slowest took ${(r.reentrySlowestMs / 1000).toFixed(1)} s (bound ${r.boundSeconds} s)`,
     `  violations: ${violations === 0 ? 'none' : violations}`,
   ];
   for (const v of r.violations) {
