@@ -84,7 +84,7 @@ export class Bot {
     return this.socket;
   }
 
-  private observe(e: SoakEvent): void {
+  protected observe(e: SoakEvent): void {
     const d = e.data ?? {};
     if (e.type === 'player:sync') {
       if (Array.isArray(d.inventory)) this.inventory = d.inventory;
@@ -116,11 +116,22 @@ export class Bot {
     s.close();
   }
 
+  /** Where the next entry goes (the chaos harness spreads its bots over several processes). */
+  protected entryUrl(ctx: SoakContext): string | null {
+    return ctx.target.wsUrl;
+  }
+
+  /** The `authenticate` that enters the world (a world number may be added). */
+  protected entryData(): Record<string, unknown> {
+    return { token: this.token, characterId: this.id };
+  }
+
   /** Enters the world on the running server (a fresh world:enter); retries while it is down; false at the end. */
   async connect(ctx: SoakContext, graceMs: number): Promise<boolean> {
     const deadline = ctx.stopAt + graceMs;
     for (let attempt = 0; attempt < 1_000 && Date.now() < deadline; attempt++) {
-      const { wsUrl, generation } = ctx.target;
+      const wsUrl = this.entryUrl(ctx);
+      const { generation } = ctx.target;
       if (!wsUrl) {
         await sleep(100);
         continue;
@@ -134,7 +145,7 @@ export class Bot {
         this.ground = new Set();
         s.onEvent = (e) => this.observe(e);
         const from = s.mark();
-        s.send('authenticate', { token: this.token, characterId: this.id });
+        s.send('authenticate', this.entryData());
         const e = await s.waitFrom(from, (x) => x.type === 'world:joined' || x.type === 'error' || (x.type === 'authResult' && !x.data.success), 10_000);
         if (e.type === 'world:joined') {
           this.socket = s;

@@ -1,0 +1,119 @@
+/**
+ * The "two sessions" check. A bot whose session stops answering does not close it: it keeps the old socket (or SDK
+ * room) open as a *ghost*, keeps probing it with `player:move` once a second, and enters again through another
+ * process. Once the new session has joined, any `player:path` the ghost answers is a violation: one character
+ * answering in two sessions. A ghost is let go when the server closes it (its close code is counted: 4012 is the
+ * documented "world lost") or a minute after it was superseded.
+ */
+import type { Violations } from './violations.ts';
+
+/** A session as the check sees it: a way to probe it and to close it. */
+export interface ProbedSession {
+  /** e.g. "/ws via s2, world 1". */
+  readonly label: string;
+  readonly enteredAt: number;
+  probe(step: number): void;
+  isOpen(): boolean;
+  close(): void;
+}
+
+/** Answers later than this after the new session's join count (a frame already on its way is not a second session). */
+const GRACE_MS = 200;
+const GHOST_TTL_MS = 60_000;
+const MAX_GHOSTS = 4;
+
+interface Ghost {
+  session: ProbedSession;
+  abandonedAt: number;
+  supersededAt: number | null;
+  supersededBy: string | null;
+  reported: boolean;
+  steps: number;
+  lastAnswerAt: number;
+}
+
+export interface SessionStats {
+  ghosts: number;
+  ghostAnswers: number;
+  closeCodes: Record<string, number>;
+}
+
+export class SessionWatch {
+  private readonly character: string;
+  private readonly violations: Violations;
+  private readonly stats: SessionStats;
+  private ghosts: Ghost[] = [];
+
+  constructor(character: string, violations: Violations, stats: SessionStats) {
+    this.character = character;
+    this.violations = violations;
+    this.stats = stats;
+  }
+
+  /** The bot gave up on this session (it stopped answering) but keeps it open and probed. */
+  abandon(session: ProbedSession): void {
+    if (!session.isOpen()) return;
+    this.stats.ghosts++;
+    this.ghosts.push({ session, abandonedAt: Date.now(), supersededAt: null, supersededBy: null, reported: false, steps: 0, lastAnswerAt: 0 });
+    while (this.ghosts.length > MAX_GHOSTS) this.ghosts.shift()!.session.close();
+  }
+
+  /** A new session of the character joined: every ghost not yet superseded is from now on. */
+  joined(session: ProbedSession): void {
+    for (const ghost of this.ghosts) {
+      if (ghost.supersededAt !== null) continue;
+      ghost.supersededAt = session.enteredAt;
+      ghost.supersededBy = session.label;
+    }
+  }
+
+  /** A ghost's session answered a probe (or anything that proves it acts for the character). */
+  answered(session: ProbedSession, at = Date.now()): void {
+    const ghost = this.ghosts.find((g) => g.session === session);
+    if (!ghost) return;
+    this.stats.ghostAnswers++;
+    ghost.lastAnswerAt = at;
+    if (ghost.supersededAt === null || at <= ghost.supersededAt + GRACE_MS || ghost.reported) return;
+    ghost.reported = true;
+    this.violations.add('two-sessions', `${this.character}: old session (${session.label}, entered ${clock(session.enteredAt)}) answered player:path at ${clock(at)}, ${((at - ghost.supersededAt) / 1000).toFixed(1)} s after the new session (${ghost.supersededBy}) joined`);
+  }
+
+  /**
+   * A ghost that answered again before any new session joined was only slow, not gone: the bot takes it back (its
+   * new entry would be refused ALREADY_ONLINE while it lives). Undefined when there is none.
+   */
+  revive(): ProbedSession | undefined {
+    const index = this.ghosts.findIndex((g) => g.supersededAt === null && g.lastAnswerAt > g.abandonedAt && g.session.isOpen());
+    if (index === -1) return undefined;
+    return this.ghosts.splice(index, 1)[0].session;
+  }
+
+  /** A session closed by the server: counted by close code. */
+  closed(code: number): void {
+    this.stats.closeCodes[code] = (this.stats.closeCodes[code] ?? 0) + 1;
+  }
+
+  /** Probes every ghost (once a second from the bot's loop) and lets go of the closed and the old ones. */
+  tick(now = Date.now()): void {
+    this.ghosts = this.ghosts.filter((ghost) => {
+      if (!ghost.session.isOpen()) return false;
+      if (ghost.supersededAt !== null && now - ghost.supersededAt > GHOST_TTL_MS) {
+        ghost.session.close();
+        return false;
+      }
+      ghost.steps++;
+      ghost.session.probe(ghost.steps);
+      return true;
+    });
+  }
+
+  closeAll(): void {
+    for (const ghost of this.ghosts) ghost.session.close();
+    this.ghosts = [];
+  }
+}
+
+/** Wall-clock time of day with milliseconds, for examples. */
+export function clock(at: number): string {
+  return new Date(at).toISOString().slice(11, 23);
+}
