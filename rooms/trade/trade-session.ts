@@ -13,6 +13,7 @@ import type { Client } from '@colyseus/core';
 import type { Containers, ItemWork } from '../../src/db/item-transaction.ts';
 import { runItemTransaction } from '../../src/db/item-transaction.ts';
 import { tradeAuditStatement, writeTradeAudit } from '../../src/db/trade-audit.ts';
+import { isDatabaseUnreachable } from '../../src/db/unreachable.ts';
 import { chebyshev } from '../../src/game/geometry.ts';
 import type { ItemDefinitions } from '../../src/game/items.ts';
 import type { Logger } from '../../src/logger.ts';
@@ -273,12 +274,7 @@ export class TradeSession {
         };
       }, { operation: 'trade', fence: this.world.fence(), claimed: ids });
     } catch (error) {
-      // A world that lost its lease (src/db/worlds.ts) writes nothing: the trade is refused as such.
-      const unavailable = (error as { code?: unknown } | null)?.code === 'WORLD_UNAVAILABLE';
-      if (!unavailable) this.logger.error({ err: error, tradeId: this.id }, 'trade swap failed');
-      this.swapRefused(unavailable
-        ? { code: 'WORLD_UNAVAILABLE', message: 'This world cannot complete trades right now; nothing was exchanged', side: undefined }
-        : { code: 'INTERNAL_ERROR', message: 'The trade could not be completed; nothing was exchanged', side: undefined });
+      this.swapRefused(swapFailure(error, this.logger, this.id));
       return;
     }
     // Memory follows the committed result (after a refusal: what the database holds now).
@@ -299,7 +295,8 @@ export class TradeSession {
   }
 
   /**
-   * The swap moved nothing: offers trimmed to what the inventories hold, then the cancellation that waited for
+   * The swap moved nothing (or, OUTCOME_UNKNOWN, its commit was cut: the audit row it wrote keeps a second swap of
+   * this trade from committing): offers trimmed to what the inventories hold, then the cancellation that waited for
    * the swap, or screen 1 again with both players told why.
    */
   private swapRefused(refusal: { code: string; message: string; side: Side | undefined }): void {
@@ -427,4 +424,20 @@ export class TradeSession {
       partner: { id: this.partner.player.id, offer: this.flow.offers.partner, accepted: this.flow.accepted.partner },
     };
   }
+}
+
+/**
+ * Why a swap that threw moved nothing, for the players: the world lost its lease or its database (WORLD_UNAVAILABLE),
+ * the database went away while committing (OUTCOME_UNKNOWN: it may have happened), or an internal error.
+ */
+function swapFailure(error: unknown, logger: Logger, tradeId: string): { code: string; message: string; side: undefined } {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'WORLD_UNAVAILABLE' || code === 'OUTCOME_UNKNOWN' || isDatabaseUnreachable(error)) {
+    logger.warn({ tradeId, code }, 'trade swap could not reach the database');
+    return code === 'OUTCOME_UNKNOWN'
+      ? { code, message: (error as Error).message, side: undefined }
+      : { code: 'WORLD_UNAVAILABLE', message: 'This world cannot complete trades right now; nothing was exchanged', side: undefined };
+  }
+  logger.error({ err: error, tradeId }, 'trade swap failed');
+  return { code: 'INTERNAL_ERROR', message: 'The trade could not be completed; nothing was exchanged', side: undefined };
 }

@@ -79,18 +79,21 @@ class RedisCluster implements Cluster {
   private readonly config: Config;
   private readonly logger: Logger;
   private announcer: NodeJS.Timeout | undefined;
+  private lastRedisWarning = 0;
 
   constructor(config: Config, logger: Logger, redisUrl: string) {
     this.config = config;
     this.logger = logger;
     const redisOptions = { keyPrefix: config.clusterKeyPrefix, maxRetriesPerRequest: 3 };
-    const presence = new RedisPresence(new Redis(redisUrl, redisOptions));
+    // ioredis reconnects by itself; without a listener its connection errors are printed as unhandled.
+    const quiet = (name: string) => (client: Redis): Redis => client.on('error', (error: Error) => this.redisTrouble(name, error));
+    const presence = new RedisPresence(quiet('presence')(new Redis(redisUrl, redisOptions)));
     this.presence = presence;
     const defaultSelection = matchMaker.selectProcessIdToCreateRoom;
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
       presence,
-      driver: new RedisDriver(new Redis(redisUrl, redisOptions)),
+      driver: new RedisDriver(quiet('room listing')(new Redis(redisUrl, redisOptions))),
       publicAddress,
       // A trade room opens beside the world room that creates it; everything else goes to the least-loaded process.
       selectProcessIdToCreateRoom: async (roomName, options) =>
@@ -110,6 +113,14 @@ class RedisCluster implements Cluster {
     });
     relayAccountChanges((accountId) => void Promise.resolve(this.presence.publish(ACCOUNT_CHANGES_CHANNEL, { from: matchMaker.processId, accountId }))
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not relay an account change')));
+  }
+
+  /** A Redis connection failed: logged once a second at most (it reconnects on its own). */
+  private redisTrouble(name: string, error: Error): void {
+    const now = Date.now();
+    if (now - this.lastRedisWarning < 1_000) return;
+    this.lastRedisWarning = now;
+    this.logger.warn({ connection: name, reason: error.message }, 'Redis connection failed; reconnecting');
   }
 
   async withWorldLock<T>(work: () => Promise<T>): Promise<T | undefined> {

@@ -16,7 +16,9 @@ import { INVENTORY_SIZE, countItem, emptyInventory, type Inventory, type Invento
 import { COINS } from '../game/shop.ts';
 import { traceItemTransaction } from '../observability/channels.ts';
 import type { Database } from './database.ts';
+import { GameError } from '../game/refusal.ts';
 import { parseJson } from './row-values.ts';
+import { isDatabaseUnreachable } from './unreachable.ts';
 import { assertWorldFence, type WorldFence } from './worlds.ts';
 
 export interface Containers {
@@ -71,6 +73,14 @@ export class ItemTransactionRefused extends Error {
 }
 
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
+
+/**
+ * The database went away while the transaction was committing: it may or may not have committed. The client is told
+ * so (OUTCOME_UNKNOWN), never that nothing changed; the next item transaction reads what the database holds.
+ */
+export function outcomeUnknown(): GameError {
+  return new GameError('OUTCOME_UNKNOWN', 'The server lost its database while saving this; it may or may not have happened. Your inventory shows what did', { retryAfterSeconds: 5 });
+}
 const MAX_ATTEMPTS = 4;
 
 /** One row of a containers read: a `character` marker per character found, then its inventory and equipment rows. */
@@ -301,6 +311,8 @@ async function runWithRetries<T>(
   options: ItemTransactionOptions,
 ): Promise<{ value: T; containers: ContainersById }> {
   for (let attempt = 1; ; attempt++) {
+    // Set once the work is written and only the commit is left: a lost database from then on leaves the outcome unknown.
+    let committing = false;
     try {
       return await db.em.fork().transactional(async (tx) => {
         if (options.fence) await assertWorldFence(tx, options.fence, options.claimed);
@@ -314,9 +326,11 @@ async function runWithRetries<T>(
           return { characterId: id, before, after };
         });
         await writeAllContainers(tx, changes, alsoWrite);
+        committing = true;
         return { value, containers: committed };
       });
     } catch (error) {
+      if (committing && isDatabaseUnreachable(error)) throw outcomeUnknown();
       const code = (error as { code?: string }).code;
       const retryable = error instanceof DeadlockException || error instanceof LockWaitTimeoutException || (code !== undefined && RETRYABLE.has(code));
       if (attempt < MAX_ATTEMPTS && retryable) continue;

@@ -52,6 +52,8 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
   INVALID_PAYLOAD: 400,
   VALIDATION_FAILED: 400,
   WORLD_UNAVAILABLE: 503,
+  // the database went away while an item transaction committed: it may or may not have (docs/scaling.md)
+  OUTCOME_UNKNOWN: 503,
   WORLD_FULL: 409,
   RATE_LIMITED: 429,
   // REST routes

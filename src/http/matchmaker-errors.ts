@@ -21,6 +21,7 @@ import { GameError, refusalStatus } from '../game/refusal.ts';
 import { JoinRefusal } from '../../rooms/game-error.ts';
 import { enterWorld, isWorldEntry, reconnectOwnSeat } from '../../rooms/entry/sdk-entry.ts';
 import type { Logger } from '../logger.ts';
+import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../nul-characters.ts';
 import { BODY_PARSER_ERRORS } from './errors.ts';
 import { problemBody } from './problem.ts';
@@ -76,6 +77,13 @@ export function classifyMatchmakerError(error: unknown, method: string, target: 
       case 503:
         return refusal('SERVICE_UNAVAILABLE', 'The server is shutting down; reconnect shortly');
     }
+  }
+  // What the cluster's weather throws (docs/scaling.md): the database or Redis cut off, a process gone. Nothing was
+  // reserved; the client may try again.
+  if (isDatabaseUnreachable(error)) return refusal('WORLD_UNAVAILABLE', 'The world cannot reach its database right now; try again shortly');
+  if (name === 'MaxRetriesPerRequestError' || /^Connection is closed|is not available\.?$/.test(message)) {
+    logger.warn({ method, target: target.slice(0, 64), reason: message.slice(0, 120) }, 'matchmaking could not reach the cluster');
+    return refusal('SERVICE_UNAVAILABLE', 'The server cannot reach the process of that world right now; try again shortly');
   }
   logger.error({ err: error, method, target: target.slice(0, 64) }, 'matchmaking failed');
   return refusal('INTERNAL_ERROR', 'An unexpected error occurred');

@@ -199,6 +199,8 @@ export async function sdkBankerLoop(bot: SdkBanker, env: BotEnv, rnd: () => numb
         if (error instanceof Refused) {
           bump(env.stats.refused, error.code);
           bot.lastProblem = `refused ${error.code}`;
+          // Not a refusal: the commit was cut and may have happened (docs/errors.md OUTCOME_UNKNOWN).
+          if (bankOp && error.code === 'OUTCOME_UNKNOWN') bot.bankUncertain = true;
         } else if (error instanceof Timeout) {
           env.stats.timeouts++;
           bot.lastProblem = `${session.label}: no answer`;

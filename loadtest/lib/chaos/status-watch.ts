@@ -1,6 +1,6 @@
 /**
  * "Every world number is live on at most one process", from every process' `/status`, polled at once. A world
- * counts as live on a process unless its entry says `lease: "suspended"` (a server without leases lists no `lease`:
+ * counts as live on a process only while its entry says `lease: "held"` (a server without leases lists no `lease`:
  * every world it lists is taken as held). A world seen on two processes is polled again 200 ms later and counted
  * only if it is still there (two answers are never taken at exactly the same instant); one violation per episode
  * (the same world on the same processes in consecutive polls), with the polls that saw it counted apart.
@@ -48,7 +48,8 @@ export class StatusWatch {
     const out = new Map<number, Array<{ node: string; world: StatusWorld }>>();
     for (const { node, worlds } of answers) {
       for (const world of worlds ?? []) {
-        if (world.lease === 'suspended') continue;
+        // Only a held lease acts for a world: a suspended one refuses everything, a lost one is closing its sessions.
+        if (world.lease !== undefined && world.lease !== 'held') continue;
         out.set(world.world, [...(out.get(world.world) ?? []), { node: node.name, world }]);
       }
     }

@@ -47,7 +47,10 @@ function bump(map: Record<string, number>, key: string | number, n = 1): void {
   map[key] = (map[key] ?? 0) + n;
 }
 
-/** A refusal of the server (error code); the state did not change. */
+/** The server's answer when the database went away during a commit: the operation may or may not have happened. */
+export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+
+/** A refusal of the server (error code); the state did not change (except OUTCOME_UNKNOWN: see above). */
 class Refused extends Error {
   readonly code: string;
   constructor(code: string) {
@@ -434,6 +437,9 @@ export async function shopperLoop(state: ShopperState, ctx: SoakContext, rnd: ()
         for (const i of answer.data.items) prices.set(i.itemId, { buyPrice: i.buyPrice, sellPrice: i.sellPrice });
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
+        // OUTCOME_UNKNOWN is not a refusal: the commit was cut and may have happened. The operation stays in flight,
+        // and the bot enters again to read what the server holds (reconcile).
+        if (error.code === OUTCOME_UNKNOWN) throw error;
         state.inFlight = null;
         bump(ctx.refused, error.code);
       }
