@@ -437,11 +437,14 @@ export async function shopperLoop(state: ShopperState, ctx: SoakContext, rnd: ()
         for (const i of answer.data.items) prices.set(i.itemId, { buyPrice: i.buyPrice, sellPrice: i.sellPrice });
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
-        // OUTCOME_UNKNOWN is not a refusal: the commit was cut and may have happened. The operation stays in flight,
-        // and the bot enters again to read what the server holds (reconcile).
-        if (error.code === OUTCOME_UNKNOWN) throw error;
-        state.inFlight = null;
         bump(ctx.refused, error.code);
+        // OUTCOME_UNKNOWN is not a refusal: the commit was cut and may have happened. The operation stays in flight,
+        // and the bot enters again to read what the server holds (reconcile, at the top of the loop).
+        if (error.code === OUTCOME_UNKNOWN) {
+          await bot.disconnect();
+          continue;
+        }
+        state.inFlight = null;
       }
     } catch (error) {
       await recover([bot], ctx, error);
