@@ -1,6 +1,6 @@
 /**
- * The browser pages' files (src/web/, docs/frontend.md): plain HTML, CSS, JavaScript modules (and an SVG icon) served as they
- * are, with no build step. One Content-Security-Policy for every page: its own scripts, styles and connections
+ * The browser pages' files (src/web/, docs/frontend.md): plain HTML, CSS, JavaScript modules (and an SVG icon) served
+ * as they are, with no build step. One Content-Security-Policy for every page: its own scripts, styles and connections
  * (fetch and the /ws socket) only, never framed.
  */
 import fs from 'node:fs';
