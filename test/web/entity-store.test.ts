@@ -62,5 +62,9 @@ describe('play page: the entity store', () => {
     assert.equal((store.pick(96.2, 104.1, 0) as Data).id, 'npc-3');
     assert.equal((store.pick(96.2, 104.1, 0, { kinds: ['groundItem'] }) as Data).id, 'g1');
     assert.equal(store.pick(98, 104, 0), undefined);
+    store.apply({ added: [{ kind: 'player', id: 'me', name: 'Me', x: 96, z: 104 }], changed: [], removed: [] }, 0);
+    assert.equal((store.pick(96, 104, 0) as Data).id, 'me');
+    assert.equal((store.pick(96, 104, 0, { except: 'me' }) as Data).id, 'npc-3', 'the player itself can be passed over');
+    assert.deepEqual(store.pickAll(96, 104, 0, { except: 'me' }).map((e: Data) => e.id), ['npc-3', 'g1'], 'a right click lists everything there');
   });
 });

@@ -2,7 +2,8 @@
  * The play page in headless Chromium (puppeteer-core), played the way a person plays it: clicks on the map, the
  * menus and the panels. Two tabs sign in anonymously, create characters, see each other move, chat and trade an
  * item through both screens (the database shows the swap); one gathers a log and banks it; one fights a chicken
- * until it dies; one drops its connection and takes its seat back (each player in a browser of its own). A screenshot of each step goes to
+ * until it dies; one drops its connection and takes its seat back; one dies and claims its gravestone (each player
+ * in a browser of its own). A screenshot of each step goes to
  * .tmp/play/ (PLAY_SCREENSHOTS overrides) for a person to look at.
  */
 import assert from 'node:assert/strict';
@@ -17,6 +18,8 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** Chromium from Debian's packages (.ci/run installs it); CHROMIUM_PATH overrides. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+/** The admin code the last test types in the chat box to summon something that can kill it. */
+const ADMIN = 'play-page-admin';
 /** Where the screenshots of each step go (git-ignored). */
 const SHOTS = process.env.PLAY_SCREENSHOTS ?? fileURLToPath(new URL('../../.tmp/play/', import.meta.url));
 
@@ -42,7 +45,7 @@ describe('the play page in a headless browser @db', function () {
       console.warn('    (skipped: no Chromium at /usr/bin/chromium; `apt-get install chromium`, or set CHROMIUM_PATH; .ci/run installs it)');
       this.skip();
     }
-    server = await startTestServer({ CLIENT_BUILD_DIR: path.join(os.tmpdir(), 'no-such-client-build'), WS_MESSAGES_PER_SECOND: '1000', WORLDS_MIN: '2' });
+    server = await startTestServer({ CLIENT_BUILD_DIR: path.join(os.tmpdir(), 'no-such-client-build'), WS_MESSAGES_PER_SECOND: '1000', WORLDS_MIN: '2', ADMIN_CODE: ADMIN });
     mkdirSync(SHOTS, { recursive: true });
     for (const old of readdirSync(SHOTS).filter((name) => /^\d\d-.+\.png$/.test(name))) rmSync(path.join(SHOTS, old));
   });
@@ -434,5 +437,27 @@ describe('the play page in a headless browser @db', function () {
     await a.click('#character-list .play');
     await a.waitForSelector('#game:not([hidden])', { timeout: 15_000 });
     await until(a, (h: Data) => play.session.selfEntity?.x === h.x, home);
+  });
+
+  it('dies, and claims its gravestone back', async () => {
+    // The chat box takes commands: an admin summons an ashen bandit (level 20) and the level-3 player attacks it.
+    for (const line of [`/admin ${ADMIN}`, '/spawn ashen_bandit']) {
+      await a.type('#chat-input', line);
+      await a.keyboard.press('Enter');
+    }
+    await until(a, () => [...play.session.store.list('npc')].some((n: Data) => n.npcId === 'ashen_bandit'));
+    const bandit = await a.evaluate(() => [...play.session.store.list('npc')].find((n: Data) => n.npcId === 'ashen_bandit').id);
+    await clickEntity(a, 'npc', bandit);
+    await until(a, () => play.session.state.death !== null, undefined, 90_000);
+    assert.match(await logText(a), /Oh dear, you are dead/);
+    await until(a, () => [...play.session.store.list('gravestone')].some((g: Data) => g.ownerId === play.session.selfId), undefined, 5_000);
+    const grave = await a.evaluate(() => [...play.session.store.list('gravestone')].find((g: Data) => g.ownerId === play.session.selfId).id);
+    await shot(a, 'dead');
+    // The bandit may stand on it: a right click lists everything there.
+    await clickEntity(a, 'gravestone', grave, 'right');
+    await chooseFromMenu(a, /^Claim your gravestone$/);
+    await until(a, () => /You take back/.test(document.querySelector('#chat-log').textContent), undefined, 30_000);
+    await until(a, () => play.session.state.self.inventory.some((s: Data) => s?.itemId === 'coins'));
+    await shot(a, 'gravestone-claimed');
   });
 });

@@ -96,23 +96,39 @@ export class EntityStore {
   }
 
   /**
-   * The entity under a point (tile coordinates, fractional), nearest first, within `radius` tiles, of the given
-   * kinds in order of preference (people before what lies beneath them).
+   * Everything under a point (tile coordinates, fractional) within `radius` tiles, of the given kinds in order of
+   * preference (people before what lies beneath them), nearest first within a kind. `except`: an id never picked
+   * (the player itself, so that a click on its own tile reaches what it stands on).
+   * @param {number} x
+   * @param {number} z
+   * @param {number} now
+   * @param {{ radius?: number, kinds?: string[], except?: string }} [options]
+   * @returns {Entity[]}
    */
-  pick(x, z, now, { radius = 0.75, kinds = ['player', 'npc', 'gravestone', 'groundItem', 'resource', 'fire'] } = {}) {
+  pickAll(x, z, now, { radius = 0.75, kinds = ['player', 'npc', 'gravestone', 'groundItem', 'resource', 'fire'], except = undefined } = {}) {
+    const found = [];
     for (const kind of kinds) {
-      let best;
-      let bestDistance = radius;
+      const near = [];
       for (const entity of this.list(kind)) {
+        if (entity.id === except) continue;
         const at = this.position(entity, now);
         const distance = Math.max(Math.abs(at.x - x), Math.abs(at.z - z));
-        if (distance <= bestDistance) {
-          best = entity;
-          bestDistance = distance;
-        }
+        if (distance <= radius) near.push({ entity, distance });
       }
-      if (best) return best;
+      near.sort((a, b) => a.distance - b.distance);
+      found.push(...near.map((n) => n.entity));
     }
-    return undefined;
+    return found;
+  }
+
+  /**
+   * The first of `pickAll`: what a left click acts on.
+   * @param {number} x
+   * @param {number} z
+   * @param {number} now
+   * @param {{ radius?: number, kinds?: string[], except?: string }} [options]
+   */
+  pick(x, z, now, options = {}) {
+    return this.pickAll(x, z, now, options)[0];
   }
 }

@@ -144,7 +144,8 @@ export function applyEvent(state, type, data, context) {
       return ['activity'];
     case 'action:stopped': {
       state.activity = null;
-      const quiet = ['DONE', 'STOPPED', 'MOVED'].includes(data.reason);
+      // Finishing, stopping and walking off are not news; dying is told by player:died.
+      const quiet = ['DONE', 'STOPPED', 'MOVED', 'DIED'].includes(data.reason);
       if (!quiet) logLine(state, 'game', stopText(data), now);
       return quiet ? ['activity'] : ['activity', 'log'];
     }

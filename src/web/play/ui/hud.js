@@ -34,7 +34,7 @@ export class Hud {
       const worlds = await this.context.rest.worlds();
       const current = this.context.session()?.state.world?.world;
       const select = /** @type {HTMLSelectElement} */ ($('hop-select'));
-      const chosen = select.value;
+      const chosen = select.value === String(current) ? '' : select.value;
       fill(select, h('option', { value: '', text: 'Hop to world…' }), worlds.map((w) => h('option', {
         value: String(w.world), disabled: w.world === current || w.status !== 'open',
         text: `World ${w.world} (${w.players}/${w.capacity})${w.world === current ? ' · here' : ''}`,

@@ -35,26 +35,29 @@ export class MapInput {
     return { tile: tileAt(view, px, py), world: toWorld(view, px, py), now: session.now() };
   }
 
-  /** The options at a point: the nearest entity, else a station, else the tile. */
-  targetAt(session, point) {
-    const entity = session.store.pick(point.world.x - 0.5, point.world.z - 0.5, point.now);
-    if (entity) return { type: 'entity', entity };
+  /** What is at a point, the default first: entities (people first), then a station, then the tile itself. */
+  targetsAt(session, point) {
+    const targets = session.store.pickAll(point.world.x - 0.5, point.world.z - 0.5, point.now, { except: session.selfId })
+      .map((entity) => ({ type: 'entity', entity }));
     const station = session.world.stationAt(point.tile.x, point.tile.z);
-    if (station) return { type: 'station', station };
-    return { type: 'tile', x: point.tile.x, z: point.tile.z };
+    if (station) targets.push({ type: 'station', station });
+    targets.push({ type: 'tile', x: point.tile.x, z: point.tile.z });
+    return targets;
   }
 
-  /** @private */
+  /** @private A left click does the default option of the first thing there; a right click lists them all. */
   click(event, all) {
     const session = this.context.session();
     const point = this.point(event);
     if (!session || !point) return;
-    const target = this.targetAt(session, point);
-    const options = session.options(target);
+    const targets = this.targetsAt(session, point);
     const run = (option) => (option.local === 'whisper' ? this.context.whisper(option.name) : session.choose(option));
-    if (!all) return run(options[0]);
-    const title = target.type === 'tile' ? `Tile ${target.x}, ${target.z}`
-      : target.type === 'station' ? target.station.name : target.entity.name ?? options[0].label.replace(/^\S+( \S+)?\s/, '');
+    if (!all) return run(session.options(targets[0])[0]);
+    // Every option of everything there, then one walk to the tile.
+    const options = targets.flatMap((target) => session.options(target).filter((o) => o.event !== 'player:move' || target.type === 'tile'));
+    const first = targets[0];
+    const title = first.type === 'tile' ? `Tile ${first.x}, ${first.z}`
+      : first.type === 'station' ? first.station.name : first.entity.name ?? options[0].label.replace(/^\S+( \S+)?\s/, '');
     this.context.menu.show(event.clientX, event.clientY, title, options.map((option) => ({ label: option.label, run: () => run(option) })));
   }
 }
