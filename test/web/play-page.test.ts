@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { uniqueName } from '../helpers/database.ts';
+import { accountWithRoles, createCharacterRow } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** Chromium from Debian's packages (.ci/run installs it); CHROMIUM_PATH overrides. */
@@ -30,6 +31,7 @@ type Data = any;
 // (src/web/play/main.js) and its document.
 declare const play: Data;
 declare const document: Data;
+declare const sessionStorage: Data;
 
 describe('the play page in a headless browser @db', function () {
   this.timeout(240_000);
@@ -459,5 +461,18 @@ describe('the play page in a headless browser @db', function () {
     await until(a, () => /You take back/.test(document.querySelector('#chat-log').textContent), undefined, 30_000);
     await until(a, () => play.session.state.self.inventory.some((s: Data) => s?.itemId === 'coins'));
     await shot(a, 'gravestone-claimed');
+  });
+
+  it('signs in with a pasted server token and plays one of the account\'s characters', async () => {
+    const account = await accountWithRoles(server, ['player']);
+    const character = await createCharacterRow(server, account.accountId, { x: 101, z: 101 });
+    const page = await openTab();
+    await page.type('#token-input', account.token);
+    await page.click('#token-form button[type=submit]');
+    await page.waitForSelector(`#character-list .play[data-character="${character.id}"]`, { timeout: 10_000 });
+    await page.click(`#character-list .play[data-character="${character.id}"]`);
+    await page.waitForFunction(() => play.session?.selfEntity !== undefined, { timeout: 15_000 });
+    assert.deepEqual(await selfTile(page).then((t) => [t.id, t.x, t.z]), [character.id, 101, 101]);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('play.token')), account.token, 'kept for this tab');
   });
 });
