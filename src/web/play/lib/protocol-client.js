@@ -22,8 +22,11 @@ export const CloseCode = Object.freeze({
   ROOM_ERROR: 1011,
   RESTART: 1012,
   AUTH_FAILED: 4001,
-  /** Not the server's: what `drop()` closes with, an application code a server reads as a dropped connection. */
-  DROPPED_BY_CLIENT: 4000,
+  /**
+   * Not the server's: what `drop()` closes with. The server reads any close without `world:leave` as a dropped
+   * connection (it holds the seat); this private-use code only says, in logs, that the client chose it.
+   */
+  DROPPED_BY_CLIENT: 4100,
 });
 
 /** How long the server holds a dropped player's seat (protocol.md: "within 20 s of a dropped connection"). */
