@@ -40,7 +40,7 @@ type TradeFigures = Pick<TradeBenchFigures, 'tradesPerSecond' | 'pgbenchTps' | '
 const CPU_PAIRS = 3;
 
 /** Sections other tools (scale-bench, compare-revisions, colyseus-bench) or hand-run A/B runs write into BENCHMARKS.md: kept as they are. */
-const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound', 'allocation', 'upgrade-flood'];
+const KEPT_SECTIONS = ['scale-out', 'revisions:walkers', 'revisions:trades', 'colyseus-loadtest', 'revisions:jsonwalkers', 'worlds', 'worlds-hops', 'worlds-sdk', 'node-flags', 'promises', 'inbound', 'allocation', 'upgrade-flood', 'play-frame'];
 
 function keptSections(): string {
   return KEPT_SECTIONS.map((name) => readSection(name)).map((text) => (text ? `\n${text}\n` : '')).join('');

@@ -25,6 +25,7 @@ import { WORLD_ROOM } from '../rooms/entry/world-choice.ts';
 import { startLocalPostgres } from './db/local-postgres.ts';
 import { configureHttpApp, JSON_BODY_LIMIT } from './http/app.ts';
 import { clientBuildPresent, createFrontend } from './http/frontend.ts';
+import { createPlayPage, playPageEnabled } from './http/play-page.ts';
 import { createOperatorToolsRouter } from './http/operator-tools.ts';
 import { installMatchmakerRefusals, limitMatchmakerBodies, matchmakerProblemResponse } from './http/matchmaker-errors.ts';
 import { corsMiddleware, createOriginPolicy, installOriginPolicy, routeAroundColyseus, upgradeOriginAllowed } from './http/cors.ts';
@@ -222,6 +223,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   if (clientBuildPresent(config.clientBuildDir)) {
     frontend.use(createFrontend(config.clientBuildDir));
     step(7, 'serving the client build', { dir: config.clientBuildDir });
+  } else if (playPageEnabled(config)) {
+    frontend.use(createPlayPage());
+    step(7, 'no client build: serving the play page at /', { dir: config.clientBuildDir, path: '/' });
   } else {
     step(7, 'no client build served (no index.html)', { dir: config.clientBuildDir });
   }

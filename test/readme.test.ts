@@ -73,6 +73,7 @@ describe('README: where things are and who may open them @db', function () {
   it('lists the operator and API addresses with who may open each, as the server answers them (no token, test mode)', async () => {
     const table = addressTable();
     const expected: Array<[string, RegExp, number]> = [
+      ['/', /^anyone; in production only with `PLAY_PAGE=true`$/, 200],
       ['/api/openapi.json', /^anyone$/, 200],
       ['/health', /^anyone$/, 200],
       ['/status', /^anyone$/, 200],

@@ -30,6 +30,9 @@ const server = group('Server', {
   clientBuildDir: directory('CLIENT_BUILD_DIR', {
     default: 'client/dist', description: 'client build, served when it holds an `index.html` (docs/frontend.md)',
   }),
+  playPage: flag('PLAY_PAGE', {
+    description: 'production: serve the play page at `/` when no client build is present (development and test always do; docs/frontend.md)',
+  }),
 });
 
 const publicAddresses = group('Public addresses (given to clients by /env.js)', {

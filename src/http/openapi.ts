@@ -162,9 +162,9 @@ export function documentOtherRoutes(registry: ApiRegistry): void {
   add({ method: 'get', path: '/metrics', tags: ['service'], summary: 'Prometheus metrics (scraper token or admin role)', responses: text('Prometheus text format') });
   // The live world map's data (docs/operations.md); the page itself, /operator/world-map, is an operator UI like /colyseus.
   const mapWorld = z.object({ worldId: z.string() });
-  const mapSummary = z.object({ worldId: z.string(), tick: z.number(), players: z.number(), lastTickMs: z.number().nullable(), tickMs: z.number() });
-  add({ method: 'get', path: '/operator/world-map/api/worlds', tags: ['operator'], summary: 'World rooms of this process (admin; Bearer or Basic with the token as password)',
-    responses: { 200: { description: 'worlds', schema: z.object({ worlds: z.array(mapSummary) }) } } });
+  const mapSummary = z.object({ worldId: z.string(), world: z.number(), tick: z.number(), players: z.number(), lastTickMs: z.number().nullable(), tickMs: z.number() });
+  add({ method: 'get', path: '/operator/world-map/api/worlds', tags: ['operator'], summary: 'World rooms of this process, by number, and the process (admin; Bearer or Basic with the token as password)',
+    responses: { 200: { description: 'worlds', schema: z.object({ process: z.object({ id: z.string(), pid: z.number() }), worlds: z.array(mapSummary) }) } } });
   add({ method: 'get', path: '/operator/world-map/api/worlds/:worldId/tiles', tags: ['operator'], summary: 'A world\'s tile map: one row per z, `.` ground, `~` water, `#` blocked (admin)',
     params: mapWorld, errors: [404], responses: { 200: { description: 'tiles', schema: z.object({
       worldId: z.string(), width: z.number(), depth: z.number(), home: z.object({ x: z.number(), z: z.number() }), rows: z.array(z.string()),

@@ -17,6 +17,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { GameError } from '../game/refusal.ts';
 import { HttpProblem } from './problem.ts';
+import { requestAddress } from '../limits/client-address.ts';
 
 export const MONITOR_PATH = '/colyseus';
 export const PLAYGROUND_PATH = '/playground';
@@ -43,26 +44,31 @@ function operatorToken(header: string | undefined): string | undefined {
   return colon < 0 || colon === decoded.length - 1 ? undefined : decoded.slice(colon + 1);
 }
 
-/** Admins only; a 401 challenges for Basic credentials so that a browser asks for them. */
+/**
+ * Admins only; a 401 challenges for Basic credentials so that a browser asks for them. Every refusal of the token
+ * (missing, invalid, or without the admin role) is an authentication attempt of the client address, as on
+ * /metrics: past RATE_LIMIT_AUTH_PER_MINUTE the address gets 429 AUTH_RATE_LIMITED whatever it sends.
+ */
 export function requireOperator(auth: AuthService): RequestHandler {
   return async (req: Request, _res, next) => {
     const header = req.get('authorization');
-    let roles: readonly string[];
     try {
-      const token = operatorToken(header);
-      if (token === undefined) {
-        throw new AuthError('AUTH_REQUIRED', 'the monitor needs an admin server token: Authorization: Bearer <token>, or Basic with the token as password');
-      }
-      // The roles the account holds now, not only those the token was signed with: a demoted admin loses the
-      // operator pages at once (see docs/auth.md, sessions end when their rights end).
-      roles = await auth.sessions.currentRoles(auth.tokens.verify(token));
+      await auth.attempts.countFailure({ address: requestAddress(req) }, async () => {
+        const token = operatorToken(header);
+        if (token === undefined) {
+          throw new AuthError('AUTH_REQUIRED', 'the monitor needs an admin server token: Authorization: Bearer <token>, or Basic with the token as password');
+        }
+        // The roles the account holds now, not only those the token was signed with: a demoted admin loses the
+        // operator pages at once (see docs/auth.md, sessions end when their rights end).
+        const roles = await auth.sessions.currentRoles(auth.tokens.verify(token));
+        if (!roles.includes('admin')) throw new AuthError('INSUFFICIENT_ROLE', 'the monitor needs the admin role');
+      });
     } catch (error) {
       if (error instanceof AuthError && error.status === 401) {
         throw new HttpProblem(401, error.code, error.message, {}, { 'WWW-Authenticate': BASIC_CHALLENGE });
       }
       throw error;
     }
-    if (!roles.includes('admin')) throw new AuthError('INSUFFICIENT_ROLE', 'the monitor needs the admin role');
     // A browser sends remembered Basic credentials with requests other sites trigger too: only this origin's pages
     // and typed addresses may use them.
     const site = req.get('sec-fetch-site');

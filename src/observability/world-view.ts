@@ -31,6 +31,8 @@ export interface WorldTiles {
 
 export interface WorldSummary {
   worldId: string;
+  /** The world's number, as players know it ("World 1"). */
+  world: number;
   tick: number;
   players: number;
   /** Duration of the last completed tick, in milliseconds (null before the first). */
@@ -73,6 +75,7 @@ function values(map: { values(): IterableIterator<{ toJSON(): unknown }> }): Ent
 export function worldSummary(world: ObservedWorld, lastTickSeconds: number | undefined): WorldSummary {
   return {
     worldId: world.roomId,
+    world: world.worldNumber,
     tick: world.state.tick,
     players: world.state.players.size,
     lastTickMs: lastTickSeconds === undefined ? null : Math.round(lastTickSeconds * 1e5) / 100,

@@ -62,7 +62,13 @@ const { files, edges } = importGraph(PROJECT_ROOT);
 
 describe('architecture: the layer map of docs/architecture.md', () => {
   it('the map names its layers from the top (app) to the bottom (base)', () => {
-    assert.deepEqual(layers.map((l) => l.name), ['app', 'edges', 'rooms', 'agents', 'context', 'services', 'db', 'observability', 'game', 'manifests', 'schema', 'base']);
+    assert.deepEqual(layers.map((l) => l.name), ['app', 'edges', 'rooms', 'agents', 'context', 'services', 'db', 'observability', 'game', 'manifests', 'schema', 'base', 'web']);
+  });
+
+  it('the browser folder (src/web/) imports only itself, and no server file imports it', () => {
+    const crossing = edges.filter((e) => e.from.startsWith('src/web/') !== e.to.startsWith('src/web/'));
+    assert.deepEqual(crossing.map((e) => `${e.from}:${e.line} imports ${e.to}`), []);
+    assert.ok(files.some((file) => file.startsWith('src/web/shared/')), 'the browser modules are in the graph');
   });
 
   it('places every source file in a layer', () => {

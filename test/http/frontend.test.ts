@@ -154,8 +154,11 @@ describe('frontend: no client build @db', function () {
   });
   after(() => server?.close());
 
-  it('serves nothing: page routes are 404 problem documents', async () => {
-    await expectProblem404(await fetch(`${server.baseUrl}/`), '/');
+  // Without a build, outside production, `/` is the play page (test/http/play-page.test.ts; in production without
+  // PLAY_PAGE it is a 404 there too). Nothing else falls back to a page.
+  it('serves no build: other page routes are 404 problem documents, / is the play page', async () => {
     await expectProblem404(await fetch(`${server.baseUrl}/play`), '/play');
+    await expectProblem404(await fetch(`${server.baseUrl}/account/settings`), '/account/settings');
+    assert.match(await (await fetch(`${server.baseUrl}/`)).text(), /\/web\/play\/main\.js/);
   });
 });

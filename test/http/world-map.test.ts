@@ -28,6 +28,7 @@ describe('the live world map for operators @db', function () {
   let admin: string;
   let walker: JsonWsClient;
   let walkerName: string;
+  const crowd: JsonWsClient[] = [];
 
   before(async () => {
     server = await startTestServer();
@@ -39,6 +40,7 @@ describe('the live world map for operators @db', function () {
   });
   after(async () => {
     walker?.close();
+    for (const socket of crowd) socket.close();
     await server?.close();
   });
 
@@ -60,8 +62,11 @@ describe('the live world map for operators @db', function () {
   });
 
   it('serves the tile map and a whole-world snapshot; an unknown world is 404 WORLD_NOT_FOUND', async () => {
-    const { worlds } = await json(await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds`, { headers: basic(admin) }));
+    const { worlds, process: answering } = await json(await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds`, { headers: basic(admin) }));
     assert.equal(worlds.length, 1);
+    assert.equal(worlds[0].world, 1, 'worlds by the number players know them by');
+    assert.equal(answering.pid, process.pid, 'the process answering, which lists only its own worlds');
+    assert.equal(typeof answering.id, 'string');
     const worldId = worlds[0].worldId;
     const tiles = await json(await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds/${worldId}/tiles`, { headers: basic(admin) }));
     assert.equal(tiles.rows.length, tiles.depth);
@@ -163,6 +168,52 @@ describe('the live world map for operators @db', function () {
       await page.screenshot({ path: SCREENSHOT as `${string}.png`, fullPage: true });
       assert.ok(statSync(SCREENSHOT).size > 10_000, 'a screenshot of the map was written');
       console.log(`    screenshot: ${SCREENSHOT}`);
+    });
+
+    // Issue #35 item 6: what an operator needs to read the map.
+    it('names the world "World 1" with its players and the process, and NPCs on hover and in the inspector', async () => {
+      assert.match(await page.$eval('#world', (e) => (e as unknown as { selectedOptions: Array<{ textContent: string }> }).selectedOptions[0].textContent), /^World 1 · 1 player$/);
+      assert.match(await page.$eval('#process', (e) => e.textContent ?? ''), new RegExp(`\\(pid ${process.pid}\\)$`));
+      const npc = await page.evaluate(() => {
+        type Entity = { id: string; name: string; x: number; z: number };
+        const map = (globalThis as unknown as { worldMap: { scale: number; snapshot: { entities: Record<string, Entity[]> } } }).worldMap;
+        const all = Object.values(map.snapshot.entities).flat();
+        const alone = map.snapshot.entities.npcs.find((n) => all.every((e) => e === n || Math.hypot(e.x - n.x, e.z - n.z) > 3));
+        return alone && { name: alone.name, x: alone.x, z: alone.z, scale: map.scale };
+      });
+      assert.ok(npc, 'an NPC standing alone');
+      const box = (await (await page.$('#map'))!.boundingBox())!;
+      await page.mouse.move(box.x + (npc.x + 0.5) * npc.scale, box.y + (npc.z + 0.5) * npc.scale);
+      await page.waitForFunction(() => (globalThis as unknown as { worldMap: { hoverText?: string } }).worldMap.hoverText !== undefined, { timeout: 5_000 });
+      // NPCs wander: whichever NPC is under the pointer now is named.
+      assert.match(await page.evaluate(() => (globalThis as unknown as { worldMap: { hoverText: string } }).worldMap.hoverText), /^[A-Z][A-Za-z ]+$/);
+      await page.mouse.click(box.x + (npc.x + 0.5) * npc.scale, box.y + (npc.z + 0.5) * npc.scale);
+      assert.match(await page.$eval('#inspected', (e) => e.textContent ?? ''), /^npc: [A-Z][A-Za-z ]+$/);
+    });
+
+    it('keeps names readable where players crowd one tile, and draws the home square above them', async () => {
+      const tiles = await json(await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds/${(await json(await fetch(`${server.baseUrl}${WORLD_MAP_PATH}/api/worlds`, { headers: basic(admin) }))).worlds[0].worldId}/tiles`, { headers: basic(admin) }));
+      const spot = { x: tiles.home.x - 1, z: tiles.home.z };
+      for (let i = 0; i < 6; i++) {
+        const account = await anonymousAccount(server);
+        crowd.push(await jsonPlayer(server, account, (await createCharacterRow(server, account.accountId, spot)).id));
+      }
+      await page.mouse.move(0, 0);
+      await page.waitForFunction(() => (globalThis as unknown as { worldMap: { snapshot: { players: number } } }).worldMap.snapshot.players === 7, { timeout: 15_000 });
+      const placed = await page.evaluate(() => (globalThis as unknown as { worldMap: { labels: Array<{ text: string; left: number; top: number; width: number; height: number }> } }).worldMap.labels);
+      assert.ok(placed.some((l) => l.text === '+3 more'), JSON.stringify(placed.map((l) => l.text)));
+      for (const a of placed) {
+        for (const b of placed) {
+          if (a !== b) assert.ok(!(a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height), `${a.text} overlaps ${b.text}`);
+        }
+      }
+      // The home square's west edge runs through the crowd's tile: it is drawn over the players, in white.
+      const pixel = await page.$eval('#map', (canvas, at: { x: number; z: number }) => {
+        type Canvas = { getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+        const scale = (globalThis as unknown as { worldMap: { scale: number } }).worldMap.scale;
+        return [...(canvas as unknown as Canvas).getContext('2d').getImageData(Math.round(at.x * scale), Math.round((at.z + 0.5) * scale), 1, 1).data];
+      }, spot);
+      assert.ok(pixel[0] > 200 && pixel[1] > 200 && pixel[2] > 200, `the home outline shows over the players: rgba(${pixel.join(',')})`);
     });
   });
 });

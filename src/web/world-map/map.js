@@ -1,9 +1,11 @@
-// The operator's live world map (docs/operations.md). Plain browser JavaScript, served as is: no build step.
-// Reads the admin-gated JSON beside it (the browser resends the Basic credentials it was asked for) and redraws
-// once per game tick.
-'use strict';
+// The operator's live world map (docs/operations.md). Plain browser JavaScript modules, served as they are: no
+// build step. Reads the admin-gated JSON beside it (the browser resends the Basic credentials it was asked for) and
+// redraws once per game tick. Player names stay readable where players crowd (../shared/labels.js, shared with the
+// play page); NPCs are named on hover and in the inspector; the home square is drawn above everything.
 
-(() => {
+import { placeLabels } from '../shared/labels.js';
+
+{
   const API = '/operator/world-map/api';
   /** Wait before retrying after a failed update (the tick length comes with every snapshot). */
   const RETRY_MS = 1000;
@@ -23,6 +25,9 @@
   const view = {
     worldId: undefined, tiles: undefined, terrain: undefined, scale: 4, snapshot: undefined,
     selected: undefined, // { kind, id }
+    hover: undefined, // { x, z } in tiles
+    hoverText: undefined, // the name shown under the pointer
+    labels: [], // the player names as last placed
     updates: 0,
   };
   // For scripts and tests driving the page (read-only use).
@@ -64,8 +69,6 @@
         g.fillRect(x * scale, z * scale, scale, scale);
       }
     });
-    g.strokeStyle = COLORS.home;
-    g.strokeRect(tiles.home.x * scale - scale, tiles.home.z * scale - scale, scale * 3, scale * 3);
     view.terrain = layer;
   }
 
@@ -93,13 +96,11 @@
           const size = Math.max(3, scale);
           ctx.fillRect(cx - size / 2, cz - size / 2, size, size);
         }
-        if (kind === 'player') {
-          ctx.font = '11px system-ui, sans-serif';
-          ctx.fillStyle = '#e6f4ff';
-          ctx.fillText(entity.name, cx + scale + 2, cz + 4);
-        }
       }
     }
+    drawNames(snapshot.entities.players, half);
+    drawHome();
+    drawHover(half);
     const selected = selectedEntity();
     if (selected) {
       ctx.strokeStyle = COLORS.selected;
@@ -108,6 +109,72 @@
       ctx.arc(selected.entity.x * scale + half, selected.entity.z * scale + half, Math.max(6, scale * 2), 0, Math.PI * 2);
       ctx.stroke();
     }
+  }
+
+  /** Player names: stacked where players stand together, "+N more" past four on one tile. */
+  function drawNames(players, half) {
+    const { scale } = view;
+    ctx.font = '11px system-ui, sans-serif';
+    const widths = new Map();
+    const measure = (text) => {
+      if (!widths.has(text)) widths.set(text, ctx.measureText(text).width + 4);
+      return widths.get(text);
+    };
+    const labels = players.map((p) => ({
+      key: `${p.x},${p.z}`, text: p.name, x: p.x * scale + half, y: p.z * scale + half - Math.max(3, scale), width: measure(p.name), height: 13,
+    }));
+    const { placed } = placeLabels(labels, { measure });
+    view.labels = placed;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    for (const label of placed) {
+      ctx.fillStyle = 'rgba(8, 12, 16, 0.7)';
+      ctx.fillRect(label.left, label.top, label.width, label.height);
+      ctx.fillStyle = label.folded ? '#b0bec5' : '#e6f4ff';
+      ctx.fillText(label.text, label.left + label.width / 2, label.top + label.height - 1);
+    }
+    ctx.textAlign = 'start';
+    ctx.textBaseline = 'alphabetic';
+  }
+
+  /** The home square (where new characters and the dead appear), above the entities standing on it. */
+  function drawHome() {
+    const { tiles, scale } = view;
+    ctx.strokeStyle = COLORS.home;
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(tiles.home.x * scale - scale, tiles.home.z * scale - scale, scale * 3, scale * 3);
+  }
+
+  /** The name of what the pointer is over (NPCs are otherwise unnamed dots). */
+  function drawHover(half) {
+    const found = view.hover && entityAt(view.hover.x, view.hover.z, 1.5);
+    view.hoverText = undefined;
+    if (!found) return;
+    const { entity } = found;
+    const text = entity.name ?? entity.resourceId ?? entity.itemId ?? entity.ownerName ?? found.kind;
+    view.hoverText = text;
+    const { scale } = view;
+    ctx.font = 'bold 12px system-ui, sans-serif';
+    const width = ctx.measureText(text).width + 8;
+    const x = Math.min(canvas.width - width, Math.max(0, entity.x * scale + half - width / 2));
+    const y = Math.max(0, entity.z * scale - 22);
+    ctx.fillStyle = 'rgba(8, 12, 16, 0.85)';
+    ctx.fillRect(x, y, width, 17);
+    ctx.fillStyle = found.kind === 'npc' ? '#ffab91' : '#ffffff';
+    ctx.fillText(text, x + 4, y + 13);
+  }
+
+  /** The entity nearest to a point within `radius` tiles; players and NPCs win ties over what lies beneath them. */
+  function entityAt(x, z, radius) {
+    if (!view.snapshot) return undefined;
+    let best;
+    for (const [list, kind] of KINDS) {
+      for (const entity of view.snapshot.entities[list]) {
+        const distance = Math.hypot(entity.x - x, entity.z - z);
+        if (distance <= radius && (!best || distance <= best.distance)) best = { kind, entity, distance };
+      }
+    }
+    return best;
   }
 
   function selectedEntity() {
@@ -140,6 +207,7 @@
 
   function renderInspector() {
     const found = selectedEntity();
+    $('inspected').textContent = found ? `${found.kind}${found.entity.name ? `: ${found.entity.name}` : ''}` : '';
     $('inspector').textContent = found
       ? `${found.kind}\n${JSON.stringify(found.entity, null, 2)}`
       : view.selected ? `${view.selected.kind} ${view.selected.id} is gone` : '';
@@ -149,6 +217,8 @@
     const { snapshot } = view;
     $('tick').textContent = String(snapshot.tick);
     $('player-count').textContent = String(snapshot.players);
+    const option = $('world').selectedOptions[0];
+    if (option) option.textContent = `World ${snapshot.world} · ${snapshot.players} player${snapshot.players === 1 ? '' : 's'}`;
     $('tick-ms').textContent = snapshot.lastTickMs === null ? '–' : `${snapshot.lastTickMs.toFixed(2)} ms`;
     renderPlayers();
     renderInspector();
@@ -160,20 +230,28 @@
     render();
   }
 
-  /** The entity nearest to a click, within two tiles; players and NPCs win ties over what lies beneath them. */
-  canvas.addEventListener('click', (event) => {
-    if (!view.snapshot) return;
+  /** The map point (in tiles) under a pointer event. */
+  function pointOf(event) {
     const rect = canvas.getBoundingClientRect();
-    const x = (event.clientX - rect.left) * (canvas.width / rect.width) / view.scale - 0.5;
-    const z = (event.clientY - rect.top) * (canvas.height / rect.height) / view.scale - 0.5;
-    let best;
-    for (const [list, kind] of KINDS) {
-      for (const entity of view.snapshot.entities[list]) {
-        const distance = Math.hypot(entity.x - x, entity.z - z);
-        if (distance <= 2 && (!best || distance <= best.distance)) best = { kind, id: entity.id, distance };
-      }
-    }
-    if (best) select(best.kind, best.id);
+    return {
+      x: (event.clientX - rect.left) * (canvas.width / rect.width) / view.scale - 0.5,
+      z: (event.clientY - rect.top) * (canvas.height / rect.height) / view.scale - 0.5,
+    };
+  }
+
+  /** The entity nearest to a click, within two tiles. */
+  canvas.addEventListener('click', (event) => {
+    const point = pointOf(event);
+    const best = entityAt(point.x, point.z, 2);
+    if (best) select(best.kind, best.entity.id);
+  });
+  canvas.addEventListener('pointermove', (event) => {
+    view.hover = pointOf(event);
+    drawEntities();
+  });
+  canvas.addEventListener('pointerleave', () => {
+    view.hover = undefined;
+    drawEntities();
   });
 
   async function poll() {
@@ -197,9 +275,10 @@
 
   async function start() {
     try {
-      const { worlds } = await getJson('/worlds');
+      const { worlds, process } = await getJson('/worlds');
       const selector = $('world');
-      selector.replaceChildren(...worlds.map((w) => new Option(`${w.worldId} (${w.players} players)`, w.worldId)));
+      selector.replaceChildren(...worlds.map((w) => new Option(`World ${w.world} · ${w.players} player${w.players === 1 ? '' : 's'}`, w.worldId)));
+      $('process').textContent = `${process.id} (pid ${process.pid})`;
       if (worlds.length === 0) return setStatus('no world runs in this process', true);
       selector.addEventListener('change', () => void openWorld(selector.value));
       await openWorld(worlds[0].worldId);
@@ -210,4 +289,4 @@
   }
 
   void start();
-})();
+}
