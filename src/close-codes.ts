@@ -14,6 +14,8 @@ export const WS_CLOSE = {
   INTERNAL_ERROR: 1011,
   /** Server shutdown, or the world moved to another process: reconnect. */
   SERVICE_RESTART: 1012,
+  /** The server could not reach its database to authenticate the socket: try again later (nothing was wrong with the token). */
+  TRY_AGAIN_LATER: 1013,
   /** /ws: authentication failed, timed out, or the session's rights ended. */
   AUTH_FAILED: 4001,
   /** The world's process lost its lease on the world (docs/scaling.md): enter again, through any process. */

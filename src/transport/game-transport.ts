@@ -13,6 +13,7 @@ import type { Cluster } from '../cluster/cluster.ts';
 import { HANDOVER_TICKET_HEADER, HandoverTickets, relayedAddress, type HandoverTicket } from '../cluster/ws-relay.ts';
 import type { ConnectionCaps, ConnectionTicket } from './connection-caps.ts';
 import { WS_CLOSE } from '../close-codes.ts';
+import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import { sdkSocketServer } from '../colyseus-seams.ts';
 import type { Identity } from '../auth/tokens.ts';
 import { JsonConnection, type ConnectionServices } from './json-connection.ts';
@@ -119,8 +120,9 @@ class JsonEndpoint {
         if (handover && identity.accountId !== handover.accountId) return refuse(socket, 401, 'Unauthorized');
         preauthorized = { token, identity };
         ticket?.authenticated();
-      } catch {
-        return refuse(socket, 401, 'Unauthorized');
+      } catch (error) {
+        // A database that cannot be reached refused nothing: 503, not 401 (docs/protocol.md).
+        return isDatabaseUnreachable(error) ? refuse(socket, 503, 'Service Unavailable') : refuse(socket, 401, 'Unauthorized');
       }
     }
     // A connection stops counting as unauthenticated once its `authenticate` succeeds.

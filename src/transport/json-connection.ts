@@ -12,6 +12,7 @@ import type { Identity } from '../auth/tokens.ts';
 import { VERIFIED_IDENTITY } from '../auth/verified-identity.ts';
 import { ROOM_CLOSE, WS_CLOSE } from '../close-codes.ts';
 import { rawSocketOf } from '../colyseus-seams.ts';
+import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import type { ProcessLocation } from '../cluster/cluster.ts';
 import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
@@ -277,6 +278,10 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
     try {
       result = await this.services.authenticate(token, this.ip);
     } catch (error) {
+      // The database could not be reached: the token was not refused, the server is unavailable (docs/scaling.md).
+      if (isDatabaseUnreachable(error)) {
+        return this.refuseAuthentication({ code: 'SERVICE_UNAVAILABLE', message: 'The server cannot reach its database right now; try again shortly' }, WS_CLOSE.TRY_AGAIN_LATER);
+      }
       return this.refuseAuthentication(this.services.toCodedError(error));
     }
     const issued = result.issuedToken;
@@ -292,10 +297,10 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
     if (typeof data.characterId === 'string' || typeof data.reconnectionToken === 'string') await this.membership!.enter(data);
   }
 
-  private refuseAuthentication(error: CodedError): void {
+  private refuseAuthentication(error: CodedError, closeCode: number = WS_CLOSE.AUTH_FAILED): void {
     this.log.debug({ code: error.code }, 'ws authentication refused');
     this.sendEvent('authResult', { success: false, error: { code: error.code, message: error.message } });
-    this.close(WS_CLOSE.AUTH_FAILED, 'authentication failed');
+    this.close(closeCode, closeCode === WS_CLOSE.AUTH_FAILED ? 'authentication failed' : 'service unavailable');
   }
 
   // ---- scale-out: the hand-over to the world's process (world-handover.ts) ----
