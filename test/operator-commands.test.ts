@@ -4,18 +4,12 @@
  * accepts) and `admin` (the only way to an admin account in anonymous mode, which the monitor needs).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from './helpers/process.ts';
+import { PROJECT_ROOT, runCommand, type CommandResult } from './helpers/process.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
-interface CommandResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function bearer(token: string): { headers: Record<string, string> } {
   return { headers: { Authorization: `Bearer ${token}` } };
@@ -29,16 +23,7 @@ describe('operator commands: npm run mint-tokens and npm run admin @db', functio
 
   /** One command as a child process, bounded in time. */
   function run(script: string, ...args: string[]): Promise<CommandResult> {
-    const child = spawn(process.execPath, [script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const safety = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    return new Promise((resolve) => child.once('exit', (code) => {
-      clearTimeout(safety);
-      resolve({ code, stdout, stderr });
-    }));
+    return runCommand(process.execPath, [script, ...args], env, 180_000);
   }
   const admin = (...args: string[]) => run('src/tools/admin.ts', ...args);
   const start = () => startTestServer({ PGLITE_DATA_DIR: env.PGLITE_DATA_DIR, JWT_SECRET: env.JWT_SECRET });

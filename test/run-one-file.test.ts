@@ -4,29 +4,12 @@
  * is added to the file given).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from './helpers/process.ts';
+import { PROJECT_ROOT, runCommand, type CommandResult } from './helpers/process.ts';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function npmTestOne(...args: string[]): Promise<Run> {
-  const child = spawn('npm', ['run', '--silent', 'test:one', '--', ...args], {
-    cwd: PROJECT_ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const safety = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  return new Promise((resolve) => child.once('exit', (code) => {
-    clearTimeout(safety);
-    resolve({ code, stdout, stderr });
-  }));
+function npmTestOne(...args: string[]): Promise<CommandResult> {
+  return runCommand('npm', ['run', '--silent', 'test:one', '--', ...args], { PATH: process.env.PATH, HOME: process.env.HOME }, 120_000);
 }
 
 describe('npm run test:one -- <file>', function () {

@@ -16,6 +16,15 @@ import { accountWithCharacter, call, eventually, registerAgent, sleep } from './
 
 const TICK = 600;
 
+/** Puts a bronze hatchet in the character's first inventory slot (a woodcutting goal needs one). */
+async function giveHatchet(server: TestServer, characterId: string): Promise<void> {
+  await runItemTransaction(server.context.db, [characterId], async (_tx, loaded) => {
+    const inventory = [...loaded.get(characterId)!.inventory];
+    inventory[0] = { itemId: 'bronze_hatchet', quantity: 1 };
+    return { value: null, write: new Map([[characterId, { ...loaded.get(characterId)!, inventory }]]) };
+  });
+}
+
 describe('Agent goal control in the world @db', () => {
   let server: TestServer;
   const sockets: JsonWsClient[] = [];
@@ -144,11 +153,7 @@ describe('Agent goal control in the world @db', () => {
 
   it('every goal answer shows the goal as set, from the first one: POST goal (paused, then running) and resume', async () => {
     const owner = await accountWithCharacter(server, { x: 74, z: 100 });
-    await runItemTransaction(server.context.db, [owner.characterId], async (_tx, loaded) => {
-      const inventory = [...loaded.get(owner.characterId)!.inventory];
-      inventory[0] = { itemId: 'bronze_hatchet', quantity: 1 };
-      return { value: null, write: new Map([[owner.characterId, { ...loaded.get(owner.characterId)!, inventory }]]) };
-    });
+    await giveHatchet(server, owner.characterId);
     const socket = await jsonPlayer(server, owner, owner.characterId);
     sockets.push(socket);
     const { agentId } = await registerAgent(server, owner.token, owner.characterId);
@@ -176,11 +181,7 @@ describe('Agent goal control in the world @db', () => {
     setSkillsRng(() => 0);
     try {
       const owner = await accountWithCharacter(server, { x: 74, z: 100 });
-      await runItemTransaction(server.context.db, [owner.characterId], async (_tx, loaded) => {
-        const inventory = [...loaded.get(owner.characterId)!.inventory];
-        inventory[0] = { itemId: 'bronze_hatchet', quantity: 1 };
-        return { value: null, write: new Map([[owner.characterId, { ...loaded.get(owner.characterId)!, inventory }]]) };
-      });
+      await giveHatchet(server, owner.characterId);
       const socket = await jsonPlayer(server, owner, owner.characterId);
       sockets.push(socket);
       const { agentId } = await registerAgent(server, owner.token, owner.characterId);

@@ -47,3 +47,23 @@ export async function waitForHealth(server: ServerProcess, timeoutMs = 30_000): 
   }
   throw new Error(`server did not become healthy:\n${server.output()}`);
 }
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in the project as a child process with exactly `env`, killed after `timeoutMs`; its exit code and output. */
+export function runCommand(command: string, args: readonly string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<CommandResult> {
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const safety = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => child.once('exit', (code) => {
+    clearTimeout(safety);
+    resolve({ code, stdout, stderr });
+  }));
+}

@@ -5,19 +5,13 @@
  * works as written, and `npm run admin -- create` is development's one step to an admin token.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { serverSigningSecret } from '../../src/auth/tokens.ts';
-import { PROJECT_ROOT, spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
+import { PROJECT_ROOT, runCommand, spawnServer, waitForHealth, type CommandResult, type ServerProcess } from '../helpers/process.ts';
 
-interface CommandResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
 
@@ -43,16 +37,7 @@ describe('development keeps its signing secret; the README\'s admin path works @
 
   /** `npm run admin -- <args>` exactly as the README writes it, bounded in time. */
   function npmAdmin(...args: string[]): Promise<CommandResult> {
-    const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const safety = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    return new Promise((resolve) => child.once('exit', (code) => {
-      clearTimeout(safety);
-      resolve({ code, stdout, stderr });
-    }));
+    return runCommand('npm', ['run', '--silent', 'admin', '--', ...args], env, 180_000);
   }
 
   before(() => {
