@@ -88,18 +88,29 @@ export async function openWorldWithRoom(world: number): Promise<WorldRoomListing
  * (with REDIS_URL, on the least-loaded process). `passOver`: worlds this entry found full when it took a seat.
  */
 export async function pickWorld(passOver: ReadonlySet<number> = new Set()): Promise<WorldRoomListing> {
+  const listedAt = opened.count;
   const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing)
     && !passOver.has(listing.metadata!.world!));
   open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
   if (open[0]) return open[0];
   // Entries that find every world full at once share one new world instead of each opening their own (a burst of
-  // 50 entries opened 50 worlds); one that finds the new world full by the time it takes a seat picks again.
-  opening ??= openWorldForEntries().finally(() => (opening = undefined));
+  // 50 entries opened 50 worlds); one that finds the new world full by the time it takes a seat picks again. An
+  // entry whose listing was read before a world opened for the burst did not see it: it takes that world too.
+  if (opening) return opening;
+  const last = opened.last;
+  if (opened.count !== listedAt && last && !passOver.has(last.metadata!.world!)) return last;
+  opening = openWorldForEntries().then((listing) => {
+    opened.count++;
+    opened.last = listing;
+    return listing;
+  }).finally(() => (opening = undefined));
   return opening;
 }
 
 /** The new world being opened for entries that found every world full (pickWorld), if any. */
 let opening: Promise<WorldRoomListing> | undefined;
+/** The worlds opened for entries so far (a count), and the last one. */
+const opened: { count: number; last: WorldRoomListing | undefined } = { count: 0, last: undefined };
 
 async function openWorldForEntries(): Promise<WorldRoomListing> {
   const created = (await matchMaker.createRoom(WORLD_ROOM, {})) as WorldRoomListing;

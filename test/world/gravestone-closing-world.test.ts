@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { killPlayer } from '../../rooms/world/features/economy/death.ts';
 import { HOME, ok, rowsOf, seededPlayer, stack, until, worldRoomOf, type Seeded } from '../economy/support.ts';
 import { leaveWorlds } from '../helpers/players.ts';
+import { clearLeftoversAbove } from '../helpers/database.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import type { JsonWsClient } from '../helpers/ws-client.ts';
 
@@ -21,6 +22,7 @@ describe(`a world that empties keeps its gravestones and ground items until they
   const sockets: JsonWsClient[] = [];
 
   before(async () => {
+    await clearLeftoversAbove(1);
     server = await startTestServer({
       WORLD_CAPACITY: '2', WORLDS_MIN: '1', WORLD_IDLE_CLOSE_SECONDS: '1', GRAVESTONE_SECONDS: String(GRAVESTONE_SECONDS),
       GROUND_ITEM_PRIVATE_SECONDS: String(GROUND_SECONDS), GROUND_ITEM_PUBLIC_SECONDS: String(GROUND_SECONDS),

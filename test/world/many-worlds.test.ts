@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Client as SdkClient } from '@colyseus/sdk';
 import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpers/players.ts';
 import { json } from '../helpers/http.ts';
+import { clearLeftoversAbove } from '../helpers/database.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { listWorlds, pickWorld } from '../../rooms/entry/world-choice.ts';
@@ -72,6 +73,7 @@ describe(`many worlds on one process (${databaseUnderTest()}) @db`, function () 
   const open: JsonWsClient[] = [];
 
   before(async () => {
+    await clearLeftoversAbove(1);
     server = await startTestServer({ WORLD_CAPACITY: '2', WORLDS_MIN: '1', WORLD_IDLE_CLOSE_SECONDS: '1', METRICS_TOKEN });
   });
   afterEach(() => {
