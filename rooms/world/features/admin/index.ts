@@ -20,7 +20,7 @@ import type { CommandHandler, WorldApi } from '../../world-api.ts';
 import { defineArea } from '../../area.ts';
 import { holdsElevation, sessionIdentity } from '../session-rights.ts';
 import { combatWorlds } from '../skills/combat.ts';
-import { afterLevelChange, saveSkills, skillBooks } from '../skills/skill-book.ts';
+import { afterLevelChange, saveSkills, skillBooks } from '../../skill-book.ts';
 
 function integer(raw: string | undefined, name: string, min: number, max: number): number {
   const value = Number(raw);

@@ -16,7 +16,7 @@ import { GameError } from '../../../../src/game/refusal.ts';
 import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { grantXp } from '../skills/skill-book.ts';
+import { grantXp } from '../../skill-book.ts';
 import { ItemId, QuantityValue, SlotNumber, checkQuantity, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { equipFromSlot } from './equipment.ts';
 import { worldEconomy } from './state.ts';

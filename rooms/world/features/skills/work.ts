@@ -26,7 +26,7 @@ import { distanceToRect } from '../../../../src/game/geometry.ts';
 import { worldEconomy } from '../economy/state.ts';
 import { defineArea, WorldSlot } from '../../area.ts';
 import { activities, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
-import { grantXp, skillBooks } from './skill-book.ts';
+import { grantXp, skillBooks } from '../../skill-book.ts';
 import { TICK_MS } from '../../../../src/game/ticks.ts';
 
 /** A lit fire: cooking spot, burns out into its recipe's remains (ashes) on the ground. */
