@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { loadSkillLevels } from '../../../../src/db/character-stats.ts';
-import { ItemTransactionRefused, type Containers } from '../../../../src/db/item-transaction.ts';
+import type { Containers } from '../../../../src/db/item-transaction.ts';
 import type { Transaction } from '../../../../src/db/transaction.ts';
 import { chebyshev, distanceToRect } from '../../../../src/game/geometry.ts';
 import { MAX_STACK, isValidQuantity } from '../../../../src/game/quantity.ts';
@@ -55,12 +55,12 @@ export function assertNearBank(world: WorldApi, player: OnlinePlayer): void {
 
 /** Inside an item transaction: a rule's refusal rolls everything back and reaches the client with its code. */
 export function unwrap<T>(result: Result<T, string>): T {
-  if (!result.ok) throw new ItemTransactionRefused(result.code, result.message);
+  if (!result.ok) throw new GameError(result.code, result.message);
   return result.value;
 }
 
 export function refuse(code: string, message: string): never {
-  throw new ItemTransactionRefused(code, message);
+  throw new GameError(code, message);
 }
 
 export function checkQuantity(value: number): number {
