@@ -85,22 +85,34 @@ export interface OwnWork<T> {
   after?: Containers;
 }
 
+export interface OwnMoveOptions<T> extends MoveOptions<T> {
+  /**
+   * The action's own checks before anything is spent (an amount, the reach of a bank, a shop or a gravestone): run
+   * after the interface check, so that a held interface is what every economy event is refused for first
+   * (docs/economy.md), and the handler needs no interface check of its own.
+   */
+  check?: () => void;
+}
+
 /**
- * An item move of one player: refused while the interface is held (trading), then one transaction over the
- * player's locked, freshly read containers (and bank with `{ bank: true }`). Memory and `player:sync` follow the commit.
+ * An item move of one player: refused while the interface is held (trading) — the one interface check of the
+ * event —, then the action's checks, then one transaction over the player's locked, freshly read containers (and
+ * bank with `{ bank: true }`). Memory and `player:sync` follow the commit.
  */
 export async function moveOwnItems<T>(
   world: WorldApi,
   player: OnlinePlayer,
   action: string,
   work: (tx: Transaction, containers: Containers) => Promise<OwnWork<T>>,
-  options: MoveOptions<T> = {},
+  options: OwnMoveOptions<T> = {},
 ): Promise<T> {
+  const { check, ...moveOptions } = options;
   player.assertFree(action);
+  check?.();
   // The one place player-asked item transactions start: each spends the account's budget first (item-budget.ts).
   itemBudgets.of(world).spend(player.accountId);
   return moveItems(world, [player.id], async (tx, loaded) => {
     const { value, after } = await work(tx, loaded.get(player.id)!);
     return { value, write: after ? new Map([[player.id, after]]) : new Map() };
-  }, options);
+  }, moveOptions);
 }
