@@ -15,7 +15,7 @@ import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { FireState } from '../../../../schema/world-state.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
-import type { TrackedEntity } from '../../interest.ts';
+import { InterestScratch, type TrackedEntity } from '../../interest.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { ResourceEntity } from '../../world-entities.ts';
@@ -29,16 +29,14 @@ import { grantXp, skillBooks } from '../../skill-book.ts';
 import { TICK_MS } from '../../../../src/game/ticks.ts';
 
 /** A lit fire: cooking spot, burns out into its recipe's remains (ashes) on the ground. */
-export class FireEntity implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class FireEntity extends InterestScratch implements TrackedEntity {
   readonly kind = 'fire' as const;
   readonly id: string;
   readonly fire: Fire;
   readonly state: FireState;
 
   constructor(id: string, fire: Fire) {
+    super();
     this.id = id;
     this.fire = fire;
     this.state = new FireState();
