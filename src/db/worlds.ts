@@ -14,9 +14,8 @@
  *   epoch, and counts only while that world's row has the same epoch and a live lease: a claim on a lapsed or
  *   taken-over world is stale, and the next entry takes it over.
  */
-// An open transaction is typed as the entity manager it is: transaction.ts imports this file, so not back.
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { Database } from './database.ts';
+import type { Transaction } from './transaction.ts';
 import { GameError } from '../game/refusal.ts';
 
 /** How many times opening a world retries after another process took the number it picked. */
@@ -113,7 +112,7 @@ export async function forgetAllWorlds(db: Database): Promise<void> {
  * current epoch with a live lease and each of `characterIds` is claimed by it. Locks the world's row for share, so a
  * takeover of the number waits until this transaction has committed or rolled back.
  */
-export async function assertWorldFence(tx: SqlEntityManager, fence: WorldFence, characterIds: readonly string[] = []): Promise<void> {
+export async function assertWorldFence(tx: Transaction, fence: WorldFence, characterIds: readonly string[] = []): Promise<void> {
   const [world] = await tx.execute<Array<{ number: number }>>(
     `select number from worlds where number = ? and epoch = ? and ${LIVE} for share`, [fence.world, fence.epoch]);
   if (!world) throw worldUnavailable();
