@@ -13,10 +13,10 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { MAIN_TAB_NAME, type Bank, type BankEntry, type BankTab } from '../game/bank.ts';
 import { EQUIPMENT_SLOTS, emptyEquipment, type Equipment, type EquipmentSlot } from '../game/equipment.ts';
 import { INVENTORY_SIZE, countItem, emptyInventory, type Inventory, type InventoryItem, type ItemMetadata } from '../game/inventory.ts';
-import { GameError } from '../game/refusal.ts';
 import { COINS } from '../game/shop.ts';
 import { traceItemTransaction } from '../observability/channels.ts';
 import type { Database } from './database.ts';
+import { GameError } from '../game/refusal.ts';
 import { parseJson } from './row-values.ts';
 import { assertWorldFence, type WorldFence } from './worlds.ts';
 
