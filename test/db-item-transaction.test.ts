@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../src/db/database.ts';
 import { Character, User } from '../src/db/entities/index.ts';
-import { ItemTransactionRefused, runItemTransaction, type Containers } from '../src/db/item-transaction.ts';
+import { runItemTransaction, type Containers } from '../src/db/item-transaction.ts';
 import { emptyEquipment } from '../src/game/equipment.ts';
 import { emptyInventory, type Inventory } from '../src/game/inventory.ts';
+import { GameError } from '../src/game/refusal.ts';
 import { openTestDatabase, uniqueName } from './helpers/database.ts';
 import { databaseUnderTest } from './helpers/server.ts';
 
@@ -53,8 +54,8 @@ describe(`item transactions on ${databaseUnderTest()} @db`, function () {
     await assert.rejects(runItemTransaction(db, [a], async (tx, loaded) => {
       await tx.execute('update characters set coins = 999 where id = ?', [a]);
       void loaded;
-      throw new ItemTransactionRefused('NOPE', 'refused on purpose');
-    }), (error: unknown) => error instanceof ItemTransactionRefused && error.code === 'NOPE');
+      throw new GameError('NOPE', 'refused on purpose');
+    }), (error: unknown) => error instanceof GameError && error.code === 'NOPE');
     const [row] = await db.em.getConnection().execute('select coins from characters where id = ?', [a]);
     assert.equal(row.coins, 500, 'the coins mirror keeps its committed value');
     assert.equal(await coinsOf(a), 500);
@@ -67,7 +68,7 @@ describe(`item transactions on ${databaseUnderTest()} @db`, function () {
       const fromSlot = source.inventory.findIndex((s) => s?.itemId === 'coins');
       const toSlot = target.inventory.findIndex((s) => s?.itemId === 'coins');
       const have = fromSlot >= 0 ? source.inventory[fromSlot]!.quantity : 0;
-      if (have < amount) throw new ItemTransactionRefused('NOT_ENOUGH_ITEMS', 'not enough coins');
+      if (have < amount) throw new GameError('NOT_ENOUGH_ITEMS', 'not enough coins');
       const left = have - amount;
       const targetSlot = toSlot >= 0 ? toSlot : target.inventory.findIndex((s) => s === null);
       const targetHas = toSlot >= 0 ? target.inventory[toSlot]!.quantity : 0;
@@ -80,7 +81,7 @@ describe(`item transactions on ${databaseUnderTest()} @db`, function () {
       };
     });
     const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => (i % 2 ? transfer(a, b, 7) : transfer(b, a, 5))));
-    const unexpected = results.filter((r) => r.status === 'rejected' && !(r.reason instanceof ItemTransactionRefused));
+    const unexpected = results.filter((r) => r.status === 'rejected' && !(r.reason instanceof GameError));
     assert.deepEqual(unexpected, []);
     assert.equal((await coinsOf(a)) + (await coinsOf(b)), 1000);
   });

@@ -13,12 +13,12 @@ export interface TrackedEntity {
   readonly z: number;
   /**
    * Scratch space of InterestSet.update (start it at 0; nothing else writes it): marks what the observer being
-   * updated saw, so the update needs no hash lookups.
+   * updated saw, so the update needs no hash lookups. InterestScratch starts it.
    */
   interestMark: number;
   /**
    * Scratch space of the tick's fan-out (interest-sync.ts; start it undefined, nothing else writes it): what changed
-   * in the entity this tick, set for the tick's deliveries only.
+   * in the entity this tick, set for the tick's deliveries only. InterestScratch starts it.
    */
   tickChange: object | undefined;
   /** Optional visibility filter (e.g. a ground item shown only to its owner for a while). */
@@ -27,6 +27,16 @@ export interface TrackedEntity {
   snapshot(): Record<string, unknown>;
   /** The fields that change during play (sent when a visible entity changed); `kind` and `id` included. */
   delta(): Record<string, unknown>;
+}
+
+/**
+ * The scratch fields of a TrackedEntity, started as they must be: the base class of the world's entities. They are
+ * plain fields, the first own properties of every entity (as when each class declared them), because the tick reads
+ * and writes them for every entity near every observer: no accessor or side table on that path.
+ */
+export abstract class InterestScratch {
+  interestMark = 0;
+  tickChange: object | undefined = undefined;
 }
 
 /** What an InterestSet.update found; valid until that set's next update (its arrays are reused). */

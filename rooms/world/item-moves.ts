@@ -2,9 +2,8 @@
  * Moving items from the world: every move goes through one item transaction (src/db/item-transaction.ts),
  * and the players' in-memory containers are replaced by what was committed — never edited ahead of the commit.
  */
-import { ItemTransactionRefused, loadContainers, runItemTransaction, type ContainersById, type ItemTransactionOptions, type ItemWork } from '../../src/db/item-transaction.ts';
+import { loadContainers, runItemTransaction, type ContainersById, type ItemTransactionOptions, type ItemWork } from '../../src/db/item-transaction.ts';
 import { session, type Transaction } from '../../src/db/transaction.ts';
-import { GameError } from '../../src/game/refusal.ts';
 import type { OnlinePlayer } from './online-player.ts';
 import type { WorldApi } from './world-api.ts';
 
@@ -24,7 +23,7 @@ export interface MoveOptions<T> extends ItemTransactionOptions {
 
 /**
  * Runs `work` over the locked containers of the characters, commits, then updates the online ones in memory
- * and sends them `player:sync`. A refusal (ItemTransactionRefused) becomes a GameError with the same code.
+ * and sends them `player:sync`. A refusal (a GameError thrown by `work` or by the fence) reaches the caller as it is.
  */
 export async function moveItems<T>(
   world: WorldApi,
@@ -33,15 +32,9 @@ export async function moveItems<T>(
   options: MoveOptions<T> = {},
 ): Promise<T> {
   const { afterCommit, ...transactionOptions } = options;
-  let committed;
-  try {
-    // Fenced by the world's lease: the characters in this world must be claimed by it (src/db/worlds.ts).
-    const claimed = characterIds.filter((id) => world.player(id) !== undefined);
-    committed = await runItemTransaction(world.context().db, characterIds, work, { ...transactionOptions, fence: world.fence(), claimed });
-  } catch (error) {
-    if (error instanceof ItemTransactionRefused) throw new GameError(error.code, error.message);
-    throw error;
-  }
+  // Fenced by the world's lease: the characters in this world must be claimed by it (src/db/worlds.ts).
+  const claimed = characterIds.filter((id) => world.player(id) !== undefined);
+  const committed = await runItemTransaction(world.context().db, characterIds, work, { ...transactionOptions, fence: world.fence(), claimed });
   afterCommit?.(committed.value);
   for (const [id, containers] of committed.containers) {
     const player = world.player(id);

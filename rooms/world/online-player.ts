@@ -7,7 +7,7 @@ import { emptyEquipment, totalBonuses } from '../../src/game/equipment.ts';
 import { emptyInventory } from '../../src/game/inventory.ts';
 import { MAX_RUN_ENERGY, energyPercent } from '../../src/game/run-energy.ts';
 import { GameError } from '../../src/game/refusal.ts';
-import { InterestSet, type TrackedEntity } from './interest.ts';
+import { InterestScratch, InterestSet, type TrackedEntity } from './interest.ts';
 
 export interface Tile {
   x: number;
@@ -29,10 +29,7 @@ export interface OnlinePlayerInit {
   world: number;
 }
 
-export class OnlinePlayer implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class OnlinePlayer extends InterestScratch implements TrackedEntity {
   readonly kind = 'player' as const;
   readonly id: string;
   /**
@@ -80,6 +77,7 @@ export class OnlinePlayer implements TrackedEntity {
   savedZ: number;
 
   constructor(init: OnlinePlayerInit, client: Client) {
+    super();
     this.id = init.characterId;
     this.accountId = init.accountId;
     this.name = init.name;

@@ -2,12 +2,9 @@
 import { NpcState, ResourceNodeState } from '../../schema/world-state.ts';
 import { HEALTH_SCALE } from '../../src/game/constants.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
-import type { TrackedEntity } from './interest.ts';
+import { InterestScratch, type TrackedEntity } from './interest.ts';
 
-export class NpcEntity implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class NpcEntity extends InterestScratch implements TrackedEntity {
   readonly kind = 'npc' as const;
   readonly id: string;
   readonly state: NpcState;
@@ -16,6 +13,7 @@ export class NpcEntity implements TrackedEntity {
   z: number;
 
   constructor(id: string, npcId: string, name: string, x: number, z: number, health: number) {
+    super();
     this.id = id;
     this.x = x;
     this.z = z;
@@ -40,10 +38,7 @@ export class NpcEntity implements TrackedEntity {
   }
 }
 
-export class ResourceEntity implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class ResourceEntity extends InterestScratch implements TrackedEntity {
   readonly kind = 'resource' as const;
   readonly id: string;
   readonly state: ResourceNodeState;
@@ -51,6 +46,7 @@ export class ResourceEntity implements TrackedEntity {
   readonly z: number;
 
   constructor(id: string, resourceId: string, x: number, z: number) {
+    super();
     this.id = id;
     this.x = x;
     this.z = z;

@@ -61,17 +61,6 @@ export interface SqlStatement {
   params: unknown[];
 }
 
-/** Thrown by work that refuses: the transaction rolls back and the error reaches the caller unchanged. */
-export class ItemTransactionRefused extends Error {
-  readonly code: string;
-
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'ItemTransactionRefused';
-    this.code = code;
-  }
-}
-
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
 /**
@@ -141,7 +130,7 @@ export async function loadContainers(
     lock ? ids : [...ids, ...ids, ...ids],
   );
   const found = rows.filter((row) => row.container === 'character').length;
-  if (found !== ids.length) throw new ItemTransactionRefused('CHARACTER_NOT_FOUND', 'A character of this operation no longer exists');
+  if (found !== ids.length) throw new GameError('CHARACTER_NOT_FOUND', 'A character of this operation no longer exists');
   const loaded = new Map<string, { inventory: Array<InventoryItem | null>; equipment: Record<EquipmentSlot, InventoryItem | null> }>();
   for (const id of ids) loaded.set(id, { inventory: [...emptyInventory()], equipment: { ...emptyEquipment() } });
   for (const row of rows) {
@@ -294,6 +283,8 @@ async function writeAllContainers(tx: SqlEntityManager, changes: ReadonlyArray<{
  * Runs `work` in one transaction over the locked, freshly read containers of `characterIds`, writes what it
  * returns and commits; returns the value and the committed containers of every character involved.
  * `work` may write other rows through `tx` (audit records, bank rows…): they commit or roll back together.
+ * `work` refuses by throwing the one refusal type, a GameError (src/game/refusal.ts): everything rolls back and the
+ * error reaches the caller unchanged, to be sent as it is.
  */
 export async function runItemTransaction<T>(
   db: Database,

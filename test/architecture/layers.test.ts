@@ -49,9 +49,18 @@ export function upwardImports(layers: readonly Layer[], edges: readonly ImportEd
   return found;
 }
 
-/** src/auth/x.ts → src/auth; src/config.ts → src/config.ts; rooms/world/a.ts → rooms; schema/x.ts → schema. */
+const FEATURE = /^rooms\/world\/features\/[^/]+\//;
+
+/**
+ * The unit of the folder-cycle check: src/auth/x.ts → src/auth; src/config.ts → src/config.ts; schema/x.ts → schema.
+ * Below rooms/ each area of rooms/world/features/ is one unit (rooms/world/features/economy/bank.ts →
+ * rooms/world/features/economy; a one-file area such as features/chat.ts is its own) and every other rooms/ file
+ * is its own unit, so the check sees a cycle between two areas even when it runs through a shared file of rooms/
+ * (grouping rooms/world as one unit would see a cycle in every area importing area.ts while areas.ts lists them).
+ */
 function folderOf(file: string): string {
   const parts = file.split('/');
+  if (parts[0] === 'rooms') return FEATURE.exec(file)?.[0].slice(0, -1) ?? file;
   if (parts[0] !== 'src') return parts[0];
   return parts.length > 2 ? parts.slice(0, 2).join('/') : file;
 }
@@ -90,9 +99,28 @@ describe('architecture: the layer map of docs/architecture.md', () => {
     assert.deepEqual(cycles(files, edges), []);
   });
 
-  it('no import cycle between folders', () => {
+  it('no import cycle between folders (below rooms/: between the areas of rooms/world/features/)', () => {
     const folderEdges = edges.map((e) => ({ from: folderOf(e.from), to: folderOf(e.to) }));
     assert.deepEqual(cycles(new Set(files.map(folderOf)), folderEdges), []);
+  });
+
+  it('the folder check tells the feature areas apart and reports a cycle between two of them', () => {
+    assert.equal(folderOf('rooms/world/features/economy/bank.ts'), 'rooms/world/features/economy');
+    assert.equal(folderOf('rooms/world/features/chat.ts'), 'rooms/world/features/chat.ts');
+    assert.equal(folderOf('rooms/world/online-player.ts'), 'rooms/world/online-player.ts');
+    assert.equal(folderOf('src/auth/service.ts'), 'src/auth');
+    const folders = (edges: Array<{ from: string; to: string }>) => edges.map((e) => ({ from: folderOf(e.from), to: folderOf(e.to) }));
+    const direct = folders([
+      { from: 'rooms/world/features/economy/inventory.ts', to: 'rooms/world/features/skills/skill-book.ts' },
+      { from: 'rooms/world/features/skills/combat.ts', to: 'rooms/world/features/economy/death.ts' },
+    ]);
+    assert.deepEqual(cycles([], direct), [['rooms/world/features/economy', 'rooms/world/features/skills']]);
+    const throughSharedFile = folders([
+      { from: 'rooms/world/features/economy/inventory.ts', to: 'rooms/world/shared.ts' },
+      { from: 'rooms/world/shared.ts', to: 'rooms/world/features/skills/prayer.ts' },
+      { from: 'rooms/world/features/skills/combat.ts', to: 'rooms/world/features/economy/death.ts' },
+    ]);
+    assert.deepEqual(cycles([], throughSharedFile), [['rooms/world/features/economy', 'rooms/world/features/skills', 'rooms/world/shared.ts']]);
   });
 
   it('the checks fail on a reversed arrow, a cycle and an unplaced file (the checker itself is tested)', () => {

@@ -205,6 +205,26 @@ describe('inventory, equipment, ground items and home teleport @db', function ()
       assert.deepEqual([rows.equipment, rows.bank, rows.ground, rows.health], [[], [], [], 50]);
       p.client.close();
     });
+
+    it('checks the interface first: an event that other checks refuse too is refused INTERFACE_BLOCKED', async () => {
+      const p = await seededPlayer(server, HOME, { inventory: [stack('coins', 50), stack('bronze_sword')] });
+      const player = worldRoomOf(p.client).player(p.characterId)!;
+      // Away from the bank and the shop, with bad quantities: each of these has a refusal of its own.
+      const attempts: Array<[string, unknown, string]> = [
+        ['bank:deposit', { slot: 0, quantity: 0 }, 'INVALID_QUANTITY'], ['bank:withdraw', { itemId: 'coins', quantity: -1 }, 'INVALID_QUANTITY'],
+        ['bank:depositAll', {}, 'NOT_NEAR_BANK'], ['bank:tab:create', { name: 'x' }, 'NOT_NEAR_BANK'],
+        ['shop:buy', { storeId: GENERAL_STORE, itemId: 'bread', quantity: 0 }, 'INVALID_QUANTITY'],
+        ['shop:sell', { storeId: GENERAL_STORE, slot: 1, quantity: 1 }, 'NOT_NEAR_SHOP'],
+        ['inventory:drop', { slot: 0, quantity: 1.5 }, 'INVALID_QUANTITY'], ['gravestone:claim', { gravestoneId: 'x' }, 'NOT_FOUND'],
+      ];
+      player.lock = 'trade';
+      for (const [type, data] of attempts) assert.equal(await refusal(p.client, type, data), 'INTERFACE_BLOCKED', type);
+      player.lock = undefined;
+      for (const [type, data, code] of attempts) assert.equal(await refusal(p.client, type, data), code, type);
+      const rows = await rowsOf(db(), p.characterId);
+      assert.deepEqual(rows.inventory.map((r) => [r.slot, r.item_id, r.quantity]), [[0, 'coins', 50], [1, 'bronze_sword', 1]]);
+      p.client.close();
+    });
   });
 
   describe('home teleport', () => {

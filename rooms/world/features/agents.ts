@@ -13,7 +13,7 @@ import type { OnlinePlayer } from '../online-player.ts';
 import { isRunningWorld, registerWorld, type RunningWorld } from '../running-world.ts';
 import { isNearBank } from './economy/common.ts';
 import { currentActivity } from './skills/activity.ts';
-import { skillBooks } from './skills/skill-book.ts';
+import { skillBooks } from '../skill-book.ts';
 
 /** The agents' view of this world. Every character they are handed is one of its players (from `player`). */
 function agentWorldOf(world: RunningWorld): AgentWorld {

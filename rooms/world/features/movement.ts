@@ -13,7 +13,7 @@ import { MAX_RUN_ENERGY, canRun, carriedWeight, energyPercent, storedEnergy, tic
 import type { OnlinePlayer } from '../online-player.ts';
 import type { WorldApi } from '../world-api.ts';
 import { defineArea, on } from '../area.ts';
-import { skillBooks } from './skills/skill-book.ts';
+import { skillBooks } from '../skill-book.ts';
 
 /** Longest walk one request may ask for, in tiles (Chebyshev). */
 export const MAX_MOVE_DISTANCE = 64;

@@ -7,7 +7,6 @@
  * when ADMIN_CODE is configured (otherwise, like every unknown command, UNKNOWN_COMMAND, and nothing is logged).
  */
 import { CloseCode } from '@colyseus/core';
-import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
 import { addItems } from '../../../../src/game/inventory.ts';
 import { MAX_STACK } from '../../../../src/game/quantity.ts';
 import { TENTHS_PER_POINT } from '../../../../src/game/experience.ts';
@@ -20,7 +19,7 @@ import type { CommandHandler, WorldApi } from '../../world-api.ts';
 import { defineArea } from '../../area.ts';
 import { holdsElevation, sessionIdentity } from '../session-rights.ts';
 import { combatWorlds } from '../skills/combat.ts';
-import { afterLevelChange, saveSkills, skillBooks } from '../skills/skill-book.ts';
+import { afterLevelChange, saveSkills, skillBooks } from '../../skill-book.ts';
 
 function integer(raw: string | undefined, name: string, min: number, max: number): number {
   const value = Number(raw);
@@ -81,7 +80,7 @@ export const admin = defineArea({
       await moveItems(world, [player.id], async (_tx, loaded) => {
         const containers = loaded.get(player.id)!;
         const added = addItems(containers.inventory, world.data.itemsById, [{ itemId, quantity }]);
-        if (!added.ok) throw new ItemTransactionRefused(added.code, added.message);
+        if (!added.ok) throw new GameError(added.code, added.message);
         return { value: null, write: new Map([[player.id, { ...containers, inventory: added.value }]]) };
       });
       return { itemId, quantity, source: 'admin_give' };

@@ -36,19 +36,26 @@ export const TabMoveRequest = z.union([
 
 const Empty = z.object({}).strict();
 
-/** One bank change near a bank: `change` gets the locked containers with the bank and returns the new ones. */
+/**
+ * One bank change near a bank: `change` gets the locked containers with the bank and returns the new ones. The
+ * interface is checked first (by moveOwnItems), then the request (`check`), then the reach of a bank.
+ */
 async function bankChange(
   world: WorldApi,
   player: OnlinePlayer,
-  action: string,
   change: (containers: Containers & { bank: Bank }) => Containers & { bank: Bank },
+  check?: () => void,
 ): Promise<void> {
-  player.assertFree(action);
-  assertNearBank(world, player);
-  const bank = await moveOwnItems(world, player, action, async (_tx, containers) => {
+  const bank = await moveOwnItems(world, player, 'use the bank', async (_tx, containers) => {
     const after = change(containers as Containers & { bank: Bank });
     return { value: after.bank, after };
-  }, { bank: true });
+  }, {
+    bank: true,
+    check: () => {
+      check?.();
+      assertNearBank(world, player);
+    },
+  });
   player.client.send('bank:state', bankState(bank));
 }
 
@@ -66,43 +73,35 @@ export const bank = defineArea({
       player.client.send('bank:state', bankState(banks.get(player.id)!));
     }),
 
-    'bank:deposit': on(DepositRequest, ({ world, player }, { slot, quantity, tab }) => {
-      player.assertFree('use the bank');
-      const amount = checkAmount(quantity);
-      return bankChange(world, player, 'use the bank', (c) => {
-        const done = unwrap(deposit(c.bank, c.inventory, world.data.itemsById, slot, amount, tab ?? MAIN_TAB));
-        return { ...c, bank: done.bank, inventory: done.inventory };
-      });
-    }),
+    'bank:deposit': on(DepositRequest, ({ world, player }, { slot, quantity, tab }) => bankChange(world, player, (c) => {
+      const done = unwrap(deposit(c.bank, c.inventory, world.data.itemsById, slot, quantity, tab ?? MAIN_TAB));
+      return { ...c, bank: done.bank, inventory: done.inventory };
+    }, () => checkAmount(quantity))),
 
-    'bank:depositAll': on(Empty, ({ world, player }) => bankChange(world, player, 'use the bank', (c) => {
+    'bank:depositAll': on(Empty, ({ world, player }) => bankChange(world, player, (c) => {
       const done = unwrap(depositInventory(c.bank, c.inventory));
       return { ...c, bank: done.bank, inventory: done.inventory };
     })),
 
-    'bank:depositEquipment': on(DepositEquipmentRequest, ({ world, player }, { slot }) => bankChange(world, player, 'use the bank', (c) => {
+    'bank:depositEquipment': on(DepositEquipmentRequest, ({ world, player }, { slot }) => bankChange(world, player, (c) => {
       const done = unwrap(depositEquipment(c.bank, c.equipment, (slot ?? 'all') as EquipmentSlot | 'all'));
       return { ...c, bank: done.bank, equipment: done.equipment };
     })),
 
-    'bank:withdraw': on(WithdrawRequest, ({ world, player }, request) => {
-      player.assertFree('use the bank');
-      const amount = checkAmount(request.quantity);
-      return bankChange(world, player, 'use the bank', (c) => {
-        if ('itemId' in request && request.tab !== undefined) unwrap(checkInTab(c.bank, request.itemId, request.tab));
-        const done = unwrap(withdraw(c.bank, c.inventory, world.data.itemsById, refOf(request), amount));
-        return { ...c, bank: done.bank, inventory: done.inventory };
-      });
-    }),
+    'bank:withdraw': on(WithdrawRequest, ({ world, player }, request) => bankChange(world, player, (c) => {
+      if ('itemId' in request && request.tab !== undefined) unwrap(checkInTab(c.bank, request.itemId, request.tab));
+      const done = unwrap(withdraw(c.bank, c.inventory, world.data.itemsById, refOf(request), request.quantity));
+      return { ...c, bank: done.bank, inventory: done.inventory };
+    }, () => checkAmount(request.quantity))),
 
     'bank:tab:create': on(TabCreateRequest, ({ world, player }, { name }) =>
-      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(createTab(c.bank, name)) }))),
+      bankChange(world, player, (c) => ({ ...c, bank: unwrap(createTab(c.bank, name)) }))),
     'bank:tab:rename': on(TabRenameRequest, ({ world, player }, { tab, name }) =>
-      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(renameTab(c.bank, tab, name)) }))),
+      bankChange(world, player, (c) => ({ ...c, bank: unwrap(renameTab(c.bank, tab, name)) }))),
     'bank:tab:delete': on(TabDeleteRequest, ({ world, player }, { tab }) =>
-      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(deleteTab(c.bank, tab)) }))),
+      bankChange(world, player, (c) => ({ ...c, bank: unwrap(deleteTab(c.bank, tab)) }))),
     'bank:tab:move': on(TabMoveRequest, ({ world, player }, request) =>
-      bankChange(world, player, 'use the bank', (c) => ({ ...c, bank: unwrap(moveToTab(c.bank, refOf(request), request.toTab, request.toIndex)) }))),
+      bankChange(world, player, (c) => ({ ...c, bank: unwrap(moveToTab(c.bank, refOf(request), request.toTab, request.toIndex)) }))),
   },
   sends: ['bank:state', 'player:sync'],
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { loadSkillLevels } from '../../../../src/db/character-stats.ts';
-import { ItemTransactionRefused, type Containers } from '../../../../src/db/item-transaction.ts';
+import type { Containers } from '../../../../src/db/item-transaction.ts';
 import type { Transaction } from '../../../../src/db/transaction.ts';
 import { chebyshev, distanceToRect } from '../../../../src/game/geometry.ts';
 import { MAX_STACK, isValidQuantity } from '../../../../src/game/quantity.ts';
@@ -55,12 +55,12 @@ export function assertNearBank(world: WorldApi, player: OnlinePlayer): void {
 
 /** Inside an item transaction: a rule's refusal rolls everything back and reaches the client with its code. */
 export function unwrap<T>(result: Result<T, string>): T {
-  if (!result.ok) throw new ItemTransactionRefused(result.code, result.message);
+  if (!result.ok) throw new GameError(result.code, result.message);
   return result.value;
 }
 
 export function refuse(code: string, message: string): never {
-  throw new ItemTransactionRefused(code, message);
+  throw new GameError(code, message);
 }
 
 export function checkQuantity(value: number): number {
@@ -85,22 +85,34 @@ export interface OwnWork<T> {
   after?: Containers;
 }
 
+export interface OwnMoveOptions<T> extends MoveOptions<T> {
+  /**
+   * The action's own checks before anything is spent (an amount, the reach of a bank, a shop or a gravestone): run
+   * after the interface check, so that a held interface is what every economy event is refused for first
+   * (docs/economy.md), and the handler needs no interface check of its own.
+   */
+  check?: () => void;
+}
+
 /**
- * An item move of one player: refused while the interface is held (trading), then one transaction over the
- * player's locked, freshly read containers (and bank with `{ bank: true }`). Memory and `player:sync` follow the commit.
+ * An item move of one player: refused while the interface is held (trading) — the one interface check of the
+ * event —, then the action's checks, then one transaction over the player's locked, freshly read containers (and
+ * bank with `{ bank: true }`). Memory and `player:sync` follow the commit.
  */
 export async function moveOwnItems<T>(
   world: WorldApi,
   player: OnlinePlayer,
   action: string,
   work: (tx: Transaction, containers: Containers) => Promise<OwnWork<T>>,
-  options: MoveOptions<T> = {},
+  options: OwnMoveOptions<T> = {},
 ): Promise<T> {
+  const { check, ...moveOptions } = options;
   player.assertFree(action);
+  check?.();
   // The one place player-asked item transactions start: each spends the account's budget first (item-budget.ts).
   itemBudgets.of(world).spend(player.accountId);
   return moveItems(world, [player.id], async (tx, loaded) => {
     const { value, after } = await work(tx, loaded.get(player.id)!);
     return { value, write: after ? new Map([[player.id, after]]) : new Map() };
-  }, options);
+  }, moveOptions);
 }

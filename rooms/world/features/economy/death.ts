@@ -20,7 +20,7 @@ import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { cancelHomeTeleport } from './home-teleport.ts';
-import { SWEEP_EVERY_TICKS, worldEconomy } from './state.ts';
+import { SWEEP_EVERY_TICKS, worldEconomy, type EconomyWorld, type GravestoneEntity } from './state.ts';
 
 export const ClaimRequest = z.object({ gravestoneId: z.string().min(1).max(64) }).strict();
 
@@ -71,13 +71,18 @@ export async function killPlayer(world: WorldApi, player: OnlinePlayer): Promise
   return outcome;
 }
 
-async function claim(world: WorldApi, player: OnlinePlayer, gravestoneId: string): Promise<void> {
-  const economy = worldEconomy.of(world);
-  player.assertFree('claim a gravestone');
+/** The player's own gravestone within reach (checked after the interface, by moveOwnItems). */
+function claimable(economy: EconomyWorld, player: OnlinePlayer, gravestoneId: string): GravestoneEntity {
   const entity = economy.gravestones.get(gravestoneId);
   if (!entity) throw new GameError('NOT_FOUND', 'There is no such gravestone');
   if (entity.gravestone.ownerId !== player.id) throw new GameError('NOT_YOUR_GRAVESTONE', 'This gravestone belongs to someone else');
   if (!withinReach(player, entity.x, entity.z)) throw new GameError('OUT_OF_REACH', 'Walk closer to the gravestone');
+  return entity;
+}
+
+async function claim(world: WorldApi, player: OnlinePlayer, gravestoneId: string): Promise<void> {
+  const economy = worldEconomy.of(world);
+  let entity!: GravestoneEntity;
   const result = await moveOwnItems(world, player, 'claim a gravestone', async (tx, containers) => {
     const gravestone = await lockGravestone(tx, gravestoneId, world.data.world.tileSize);
     if (!gravestone) refuse('EXPIRED', 'the gravestone has crumbled');
@@ -86,6 +91,10 @@ async function claim(world: WorldApi, player: OnlinePlayer, gravestoneId: string
     if (claimed.gravestone === null) await markReclaimed(tx, gravestoneId, now);
     else await writeGravestoneItems(tx, gravestoneId, claimed.gravestone.items);
     return { value: claimed, after: { ...containers, inventory: claimed.inventory } };
+  }, {
+    check: () => {
+      entity = claimable(economy, player, gravestoneId);
+    },
   });
   if (result.gravestone === null) economy.removeGravestone(gravestoneId);
   else entity.gravestone = result.gravestone;

@@ -16,7 +16,7 @@ import { GameError } from '../../../../src/game/refusal.ts';
 import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
-import { grantXp } from '../skills/skill-book.ts';
+import { grantXp } from '../../skill-book.ts';
 import { ItemId, QuantityValue, SlotNumber, checkQuantity, moveOwnItems, refuse, unwrap, withinReach } from './common.ts';
 import { equipFromSlot } from './equipment.ts';
 import { worldEconomy } from './state.ts';
@@ -74,8 +74,6 @@ async function use(world: WorldApi, player: OnlinePlayer, slot: number, itemId: 
 }
 
 async function drop(world: WorldApi, player: OnlinePlayer, slot: number, quantity: number | undefined): Promise<void> {
-  player.assertFree('drop items');
-  if (quantity !== undefined) checkQuantity(quantity);
   const economy = worldEconomy.of(world);
   const dropped = await moveOwnItems(world, player, 'drop items', async (tx, containers) => {
     // Amounts above the stack are clamped (as in the bank and shops); an unstackable slot holds exactly one.
@@ -84,6 +82,10 @@ async function drop(world: WorldApi, player: OnlinePlayer, slot: number, quantit
     }, quantity));
     await insertGroundItems(tx, world.worldNumber, [groundItem]);
     return { value: groundItem, after: { ...containers, inventory } };
+  }, {
+    check: () => {
+      if (quantity !== undefined) checkQuantity(quantity);
+    },
   });
   economy.placeGround([dropped]);
   player.client.send('inventory:dropped', { groundItemId: dropped.id, itemId: dropped.itemId, quantity: dropped.quantity, x: dropped.x, z: dropped.z });
@@ -91,10 +93,11 @@ async function drop(world: WorldApi, player: OnlinePlayer, slot: number, quantit
 
 async function pickup(world: WorldApi, player: OnlinePlayer, groundItemId: string): Promise<void> {
   const economy = worldEconomy.of(world);
-  player.assertFree('pick up items');
-  const entity = economy.ground.get(groundItemId);
-  if (!entity || !entity.visibleTo(player.id)) throw new GameError('NOT_FOUND', 'There is no such item here');
-  if (!withinReach(player, entity.x, entity.z)) throw new GameError('OUT_OF_REACH', 'Walk closer to pick that up');
+  const check = () => {
+    const entity = economy.ground.get(groundItemId);
+    if (!entity || !entity.visibleTo(player.id)) throw new GameError('NOT_FOUND', 'There is no such item here');
+    if (!withinReach(player, entity.x, entity.z)) throw new GameError('OUT_OF_REACH', 'Walk closer to pick that up');
+  };
   let taken: GroundItem | null = null;
   try {
     await moveOwnItems(world, player, 'pick up items', async (tx, containers) => {
@@ -104,7 +107,7 @@ async function pickup(world: WorldApi, player: OnlinePlayer, groundItemId: strin
       await deleteGroundItem(tx, groundItemId);
       taken = item;
       return { value: null, after: { ...containers, inventory } };
-    });
+    }, { check });
   } catch (error) {
     if (error instanceof GameError && error.code === 'EXPIRED') economy.removeGround(groundItemId);
     throw error;

@@ -52,16 +52,19 @@ interface Deal {
   result: Record<string, unknown>;
 }
 
+/**
+ * A purchase or sale: the interface is checked first (by moveOwnItems), then the request (`check`), then the
+ * shopkeeper's reach.
+ */
 async function trade(
   world: WorldApi,
   player: OnlinePlayer,
   storeId: string,
   action: string,
   deal: (store: StoreState, containers: Containers) => Deal,
+  check: () => void,
 ): Promise<void> {
   const economy = worldEconomy.of(world);
-  player.assertFree(action);
-  storeNear(world, player, storeId);
   let reserved: { template: StoreState; itemId: string; delta: number } | null = null;
   const giveBack = () => {
     if (reserved) changeStock(economy, reserved.template, reserved.itemId, -reserved.delta);
@@ -75,6 +78,11 @@ async function trade(
       economy.stores.set(storeId, done.store);
       reserved = { template: done.store, itemId: done.itemId, delta: done.stockDelta };
       return { value: done.result, after: { ...containers, inventory: done.inventory } };
+    }, {
+      check: () => {
+        check();
+        storeNear(world, player, storeId);
+      },
     });
   } catch (error) {
     giveBack();
@@ -91,26 +99,18 @@ export const shops = defineArea({
       player.client.send('shop:state', shopState(world, storeNear(world, player, storeId)));
     }),
 
-    'shop:buy': on(BuyRequest, ({ world, player }, { storeId, itemId, quantity }) => {
-      player.assertFree('buy');
-      checkQuantity(quantity);
-      return trade(world, player, storeId, 'buy', (store, containers) => {
-        const done = unwrap(buy(store, containers.inventory, world.data.itemsById, itemId, quantity));
-        return { store: done.store, inventory: done.inventory, itemId, stockDelta: -quantity, result: { action: 'bought', itemId, quantity, coins: done.cost } };
-      });
-    }),
+    'shop:buy': on(BuyRequest, ({ world, player }, { storeId, itemId, quantity }) => trade(world, player, storeId, 'buy', (store, containers) => {
+      const done = unwrap(buy(store, containers.inventory, world.data.itemsById, itemId, quantity));
+      return { store: done.store, inventory: done.inventory, itemId, stockDelta: -quantity, result: { action: 'bought', itemId, quantity, coins: done.cost } };
+    }, () => checkQuantity(quantity))),
 
-    'shop:sell': on(SellRequest, ({ world, player }, { storeId, slot, quantity }) => {
-      player.assertFree('sell');
-      checkQuantity(quantity);
-      return trade(world, player, storeId, 'sell', (store, containers) => {
-        const done = unwrap(sell(store, containers.inventory, world.data.itemsById, slot, quantity));
-        return {
-          store: done.store, inventory: done.inventory, itemId: done.sold.itemId, stockDelta: done.sold.quantity,
-          result: { action: 'sold', itemId: done.sold.itemId, quantity: done.sold.quantity, coins: done.payment },
-        };
-      });
-    }),
+    'shop:sell': on(SellRequest, ({ world, player }, { storeId, slot, quantity }) => trade(world, player, storeId, 'sell', (store, containers) => {
+      const done = unwrap(sell(store, containers.inventory, world.data.itemsById, slot, quantity));
+      return {
+        store: done.store, inventory: done.inventory, itemId: done.sold.itemId, stockDelta: done.sold.quantity,
+        result: { action: 'sold', itemId: done.sold.itemId, quantity: done.sold.quantity, coins: done.payment },
+      };
+    }, () => checkQuantity(quantity))),
   },
   sends: ['shop:state', 'player:sync'],
   install(world) {

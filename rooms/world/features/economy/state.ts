@@ -13,22 +13,20 @@ import { expireGravestone, type Gravestone } from '../../../../src/game/death.ts
 import { isVisibleTo, type GroundItem, type GroundItemTimings } from '../../../../src/game/ground-items.ts';
 import { createStoreState, type StoreState } from '../../../../src/game/shop.ts';
 import { WorldSlot } from '../../area.ts';
-import type { TrackedEntity } from '../../interest.ts';
+import { InterestScratch, type TrackedEntity } from '../../interest.ts';
 import type { WorldApi } from '../../world-api.ts';
 
 /** How often (in ticks) expired ground items and gravestones are swept. */
 export const SWEEP_EVERY_TICKS = 2;
 
-export class GroundItemEntity implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class GroundItemEntity extends InterestScratch implements TrackedEntity {
   readonly kind = 'groundItem' as const;
   readonly id: string;
   readonly state: GroundItemState;
   readonly item: GroundItem;
 
   constructor(item: GroundItem) {
+    super();
     this.id = item.id;
     this.item = item;
     this.state = new GroundItemState();
@@ -57,10 +55,7 @@ export class GroundItemEntity implements TrackedEntity {
   }
 }
 
-export class GravestoneEntity implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class GravestoneEntity extends InterestScratch implements TrackedEntity {
   readonly kind = 'gravestone' as const;
   readonly id: string;
   readonly state: GravestoneState;
@@ -68,6 +63,7 @@ export class GravestoneEntity implements TrackedEntity {
   readonly ownerName: string;
 
   constructor(gravestone: Gravestone, ownerName: string) {
+    super();
     this.id = gravestone.id;
     this.gravestone = gravestone;
     this.ownerName = ownerName;

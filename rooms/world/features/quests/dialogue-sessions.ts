@@ -18,7 +18,7 @@ import { NpcEntity } from '../../world-entities.ts';
 import { bankState } from '../../../../src/game/bank.ts';
 import { REACH, assertNearBank } from '../economy/common.ts';
 import { shopState, storeNear } from '../economy/shops.ts';
-import { skillBooks } from '../skills/skill-book.ts';
+import { skillBooks } from '../../skill-book.ts';
 import { changeQuest, questBookOf } from './quest-book.ts';
 
 /** A dialogue stays open while the player is within this many tiles of the NPC (talking needs REACH). */

@@ -21,7 +21,7 @@ import { PlayerSlot } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { moveOwnItems, unwrap } from '../economy/common.ts';
-import { grantXp, skillBooks } from '../skills/skill-book.ts';
+import { grantXp, skillBooks } from '../../skill-book.ts';
 
 export class QuestBook {
   log: QuestLog;

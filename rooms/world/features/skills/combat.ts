@@ -36,7 +36,7 @@ import { killPlayer } from '../economy/death.ts';
 import { worldEconomy } from '../economy/state.ts';
 import { markNpcsBusy, moveNpc, spawnWanderRadius } from '../npcs/wander.ts';
 import { activities, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
-import { grantCombatXp, skillBooks } from './skill-book.ts';
+import { grantCombatXp, skillBooks } from '../../skill-book.ts';
 
 export const ATTACK_STYLES = [...new Set<string>([...MELEE_STYLES, ...RANGED_STYLES])] as AttackStyle[];
 

@@ -1,7 +1,7 @@
 /**
  * The skills area: `player:action` (gather, process, attack, pray, stop) starts the player's one activity and the
  * tick runs its steps — gathering and processing (work.ts), fighting (combat.ts), praying at an altar (prayer.ts)
- * (activity.ts) —; experience and levels (skill-book.ts) are loaded on join, sent on `skills:get`, and saved in
+ * (activity.ts) —; experience and levels (rooms/world/skill-book.ts) are loaded on join, sent on `skills:get`, and saved in
  * batches, on the auto-save and on leaving. The combat area runs the NPCs, the prayer area the prayers, the
  * resources area the nodes and fires (this folder); NPC wandering, social and admin commands have their own
  * folders. See docs/skills.md.
@@ -13,7 +13,7 @@ import { defineArea, on } from '../../area.ts';
 import { activities, stopActivity } from './activity.ts';
 import { attackStep, dying, startAttack } from './combat.ts';
 import { prayStep, startPraying } from './prayer.ts';
-import { SAVE_EVERY_TICKS, forgetSkills, loadSkills, saveSkills, skillBooks, skillSaves, skillsState } from './skill-book.ts';
+import { SAVE_EVERY_TICKS, forgetSkills, loadSkills, saveSkills, skillBooks, skillSaves, skillsState } from '../../skill-book.ts';
 import { startGathering, startProcessing, workStep } from './work.ts';
 
 const TargetId = z.string().min(1).max(80);

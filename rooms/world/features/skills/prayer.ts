@@ -16,7 +16,7 @@ import { defineArea, on } from '../../area.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { reachOrApproach, startActivity, stopActivity, walkedAway, type Activity } from './activity.ts';
-import { prayerState, skillBooks } from './skill-book.ts';
+import { prayerState, skillBooks } from '../../skill-book.ts';
 
 export const PrayerRequest = z.object({ prayerId: z.string().min(1).max(64) }).strict();
 

@@ -15,31 +15,28 @@ import type { TileRect } from '../../../../src/manifests/schemas/common.ts';
 import { FireState } from '../../../../schema/world-state.ts';
 import { GameError } from '../../../../src/game/refusal.ts';
 import { moveItems } from '../../item-moves.ts';
-import type { TrackedEntity } from '../../interest.ts';
+import { InterestScratch, type TrackedEntity } from '../../interest.ts';
 import type { OnlinePlayer } from '../../online-player.ts';
 import type { WorldApi } from '../../world-api.ts';
 import { ResourceEntity } from '../../world-entities.ts';
 import { insertGroundItems } from '../../../../src/db/ground-items.ts';
-import { ItemTransactionRefused } from '../../../../src/db/item-transaction.ts';
 import { fencedTransaction } from '../../../../src/db/transaction.ts';
 import { distanceToRect } from '../../../../src/game/geometry.ts';
 import { worldEconomy } from '../economy/state.ts';
 import { defineArea, WorldSlot } from '../../area.ts';
 import { activities, random, reachOrApproach, startActivity, stopActivity, tileRect, walkedAway, type Activity } from './activity.ts';
-import { grantXp, skillBooks } from './skill-book.ts';
+import { grantXp, skillBooks } from '../../skill-book.ts';
 import { TICK_MS } from '../../../../src/game/ticks.ts';
 
 /** A lit fire: cooking spot, burns out into its recipe's remains (ashes) on the ground. */
-export class FireEntity implements TrackedEntity {
-  /** Scratch space of the area of interest and the tick's fan-out (interest.ts). */
-  interestMark = 0;
-  tickChange: object | undefined = undefined;
+export class FireEntity extends InterestScratch implements TrackedEntity {
   readonly kind = 'fire' as const;
   readonly id: string;
   readonly fire: Fire;
   readonly state: FireState;
 
   constructor(id: string, fire: Fire) {
+    super();
     this.id = id;
     this.fire = fire;
     this.state = new FireState();
@@ -143,10 +140,6 @@ export const resources = defineArea({
   },
 });
 
-function ruleRefusal(code: string, message: string): never {
-  throw new ItemTransactionRefused(code, message);
-}
-
 // ── Gathering ────────────────────────────────────────────────────────────────────────────────────────
 
 function gatheringContext(world: WorldApi, player: OnlinePlayer, node: ResourceEntity, containers = player.containers): GatheringContext {
@@ -198,7 +191,7 @@ function gatherStep(world: WorldApi, player: OnlinePlayer, activity: Activity): 
     const ctx = { ...gatheringContext(world, player, node, containers), actions: [chosen.action] };
     const rolls = [0, depleteRoll];
     const outcome = gatherTick(ctx, () => rolls.shift() ?? 0);
-    if (!outcome.ok) ruleRefusal(outcome.code, outcome.message);
+    if (!outcome.ok) throw new GameError(outcome.code, outcome.message);
     return { value: outcome.value, write: new Map([[player.id, { ...containers, inventory: outcome.value.inventory }]]) };
   }).then((outcome) => {
     activity.busy = false;
@@ -312,11 +305,11 @@ function processStep(world: WorldApi, player: OnlinePlayer, activity: Activity):
         ...ctx, x: player.x, z: player.z, isBlocked: (x, z) => world.blocked.isBlocked(x, z),
         hasFire: (x, z) => work.fireAt(x, z) !== undefined, now: Date.now(),
       }, () => rolls.shift() ?? 1);
-      if (!lit.ok) ruleRefusal(lit.code, lit.message);
+      if (!lit.ok) throw new GameError(lit.code, lit.message);
       return { value: { fire: lit.value.fire, xpTenths: lit.value.xpTenths, produced: [], result: lit.value.fire ? 'success' : 'failure' }, write: new Map([[player.id, { ...containers, inventory: lit.value.inventory }]]) };
     }
     const made = processRecipe(recipe, ctx, () => rolls.shift() ?? 1);
-    if (!made.ok) ruleRefusal(made.code, made.message);
+    if (!made.ok) throw new GameError(made.code, made.message);
     return { value: { fire: null, xpTenths: made.value.xpTenths, produced: made.value.produced, result: made.value.result }, write: new Map([[player.id, { ...containers, inventory: made.value.inventory }]]) };
   }).then((outcome) => {
     activity.busy = false;

@@ -7,7 +7,7 @@ import { request, until, worldRoomOf } from '../economy/support.ts';
 import { visibleEntities } from '../helpers/players.ts';
 import { bundledData } from '../game/support/bundled-data.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { playerWith, sequence } from './support.ts';
+import { playerWith, sequence } from '../skills/support.ts';
 
 /** spawns.json: npcs[6–8] are chickens (radius 4), npcs[11–12] giant rats (radius 3); npcs[0] the banker (radius 0). */
 const WANDERERS = [6, 7, 8, 11, 12];

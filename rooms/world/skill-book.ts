@@ -3,15 +3,19 @@
  * gain to the column, so nothing is lost to rounding), levels derived from it, `skill:xp` / `skill:levelUp` (whole
  * points shown), the combat level, prayer points, and the batched saves. A level-up is written at once; other
  * gains every SAVE_EVERY_TICKS ticks, on the auto-save and on leaving.
+ *
+ * It lives below the areas, not in features/skills, because many areas read or grant skills (skills, economy when
+ * bones are buried, quests, movement, agents, admin): kept in one area it made that area and economy import each
+ * other (the folder-cycle check of test/architecture/layers.test.ts).
  */
-import { loadSkillStats, writeSkillStats } from '../../../../src/db/skill-stats.ts';
-import { HEALTH_SCALE } from '../../../../src/game/constants.ts';
-import { prayerLevelChanged, type PrayerState } from '../../../../src/game/prayer.ts';
-import { addTenths, pointsOf, splitThirds, wholePoints } from '../../../../src/game/experience.ts';
-import { SKILLS, combatLevel, levelForXp, type Levels, type Skill } from '../../../../src/game/skills.ts';
-import { PlayerSlot } from '../../area.ts';
-import type { OnlinePlayer } from '../../online-player.ts';
-import type { WorldApi } from '../../world-api.ts';
+import { loadSkillStats, writeSkillStats } from '../../src/db/skill-stats.ts';
+import { HEALTH_SCALE } from '../../src/game/constants.ts';
+import { prayerLevelChanged, type PrayerState } from '../../src/game/prayer.ts';
+import { addTenths, pointsOf, splitThirds, wholePoints } from '../../src/game/experience.ts';
+import { SKILLS, combatLevel, levelForXp, type Levels, type Skill } from '../../src/game/skills.ts';
+import { PlayerSlot } from './area.ts';
+import type { OnlinePlayer } from './online-player.ts';
+import type { WorldApi } from './world-api.ts';
 
 /** Ticks between batched XP writes (levels are written on the level-up itself). */
 export const SAVE_EVERY_TICKS = 10;
