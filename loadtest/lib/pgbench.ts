@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DatabaseBackendsCpuMeter } from './postgres-backends.ts';
-import { createScratchDatabase } from './postgres.ts';
+import { adminUrl, createScratchDatabase } from './postgres.ts';
 import { MachineCpuMeter } from './process-monitor.ts';
 
 const run = promisify(execFile);
@@ -25,13 +25,6 @@ export interface PgbenchFigures {
   processCpuMsPerTx: { client: number; backends: number; total: number };
   clients: number;
   seconds: number;
-}
-
-/** The same server as `databaseUrl`, its `postgres` maintenance database. */
-export function adminUrl(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  url.pathname = '/postgres';
-  return url.toString();
 }
 
 export async function runPgbench(databaseUrl: string, options: { seconds: number; clients: number; prefix?: string }): Promise<PgbenchFigures> {

@@ -11,6 +11,13 @@ export async function psql(url: string, sql: string): Promise<string> {
   return stdout.trim();
 }
 
+/** The same server as `databaseUrl`, its `postgres` maintenance database. */
+export function adminUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
 export interface ScratchDatabase {
   url: string;
   drop(): Promise<void>;

@@ -1,10 +1,12 @@
 /**
- * Two real server processes on the local Redis and one PostgreSQL (DATABASE_URL, or a scratch database on the local
- * server, dropped after), for the scale-out suites. `start` returns undefined when Redis or PostgreSQL is missing
+ * Two real server processes on the local Redis and a scratch PostgreSQL database of their own (on DATABASE_URL's
+ * server, or the local one), dropped after, for the scale-out suites. Never DATABASE_URL's database itself: the
+ * suites before them leave world rows whose leases a live in-process server may still be renewing, and the suites
+ * assert which world numbers their processes open. `start` returns undefined when Redis or PostgreSQL is missing
  * (the suite skips itself); `stop` ends the processes, closes `db` and drops the scratch database.
  */
 import { randomUUID } from 'node:crypto';
-import { createScratchDatabase } from '../../loadtest/lib/postgres.ts';
+import { adminUrl, createScratchDatabase } from '../../loadtest/lib/postgres.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { Character } from '../../src/db/entities/index.ts';
 import { uniqueName } from './database.ts';
@@ -27,9 +29,8 @@ export async function startTwoProcesses(suite: string, env: Record<string, strin
     noRedisSkipNote(`the ${suite} suite`);
     return undefined;
   }
-  const database = process.env.DATABASE_URL
-    ? { url: process.env.DATABASE_URL, drop: async () => {} }
-    : await createScratchDatabase(LOCAL_POSTGRES, suite.replace(/[^a-z]/g, '')).catch(() => undefined);
+  const server = process.env.DATABASE_URL ? adminUrl(process.env.DATABASE_URL) : LOCAL_POSTGRES;
+  const database = await createScratchDatabase(server, suite.replace(/[^a-z]/g, '')).catch(() => undefined);
   if (!database) {
     console.log(`      (skipped: no PostgreSQL reachable; set DATABASE_URL to run the ${suite} suite)`);
     return undefined;

@@ -57,7 +57,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaos-'));
   const groups = new ProcessGroups(dir);
   groups.startWatchdog();
-  const violations = new Violations();
+  const violations = new Violations((kind, example) => log(`  violation (${kind}): ${example}`));
   const started = Date.now();
   let scratch: ScratchDatabase | undefined;
   let db: Database | undefined;

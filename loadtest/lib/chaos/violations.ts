@@ -9,7 +9,15 @@ const EXAMPLES = 8;
 export class Violations {
   private readonly byKind = new Map<ViolationKind, { count: number; examples: string[] }>();
 
+  private readonly onAdd?: (kind: ViolationKind, example: string) => void;
+
+  /** `onAdd` sees each violation as it is found (a long run prints them as they happen, not only at its end). */
+  constructor(onAdd?: (kind: ViolationKind, example: string) => void) {
+    this.onAdd = onAdd;
+  }
+
   add(kind: ViolationKind, example: string): void {
+    this.onAdd?.(kind, example);
     const entry = this.byKind.get(kind) ?? { count: 0, examples: [] };
     entry.count++;
     if (entry.examples.length < EXAMPLES) entry.examples.push(example);
