@@ -181,7 +181,10 @@ describe(`kill -9 during a stream of economy operations on ${databaseUnderTest()
       { characterId: shopper, ops: () => shopperOps[s++ % shopperOps.length], acked: new Map(), inFlight: null, lastSync: null, count: 0 },
     ];
     const running = [run(bankerClient, streams[0]), run(shopperClient, streams[1])];
-    await sleep(1_000 + Math.floor(Math.random() * 1_000));
+    // Kill once both streams have run a while (bounded: a busy machine answers slower), at a random moment.
+    const runningSince = Date.now();
+    while (streams.some((st) => st.count <= 10) && Date.now() - runningSince < 30_000) await sleep(50);
+    await sleep(Math.floor(Math.random() * 1_000));
     server.child.kill('SIGKILL');
     assert.equal((await server.exited).signal, 'SIGKILL');
     await Promise.all(running);
