@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type Room } from '@colyseus/sdk';
 import { askForMyWorld, bump, pickEntry, Refused, type BotEnv, type ChaosCharacter } from './bot-env.ts';
-import { SessionWatch, type ProbedSession } from './sessions.ts';
+import { MoveLedger, SessionWatch, type ProbedSession } from './sessions.ts';
 
 type Item = { itemId: string; quantity: number };
 
@@ -18,6 +18,7 @@ class Closed extends Error {}
 class SdkSession implements ProbedSession {
   readonly label: string;
   readonly enteredAt = Date.now();
+  readonly moves = new MoveLedger();
   readonly room: Room;
   readonly entry: string;
   private readonly home: { x: number; z: number };
@@ -51,6 +52,7 @@ class SdkSession implements ProbedSession {
   probe(step: number): void {
     if (!this.open) return;
     try {
+      this.moves.sent();
       this.room.send('player:move', { x: this.home.x + (step % 2), z: this.home.z });
     } catch {
       // closed meanwhile
@@ -90,6 +92,7 @@ class SdkSession implements ProbedSession {
       };
       this.waiters.push(waiter);
       try {
+        if (type === 'player:move') this.moves.sent();
         this.room.send(type, data);
       } catch (error) {
         clearTimeout(timer);

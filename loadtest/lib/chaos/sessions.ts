@@ -1,17 +1,40 @@
 /**
  * The "two sessions" check. A bot whose session stops answering does not close it: it keeps the old socket (or SDK
  * room) open as a *ghost*, keeps probing it with `player:move` once a second, and enters again through another
- * process. Once the new session has joined, any `player:path` the ghost answers is a violation: one character
- * answering in two sessions. A ghost is let go when the server closes it (its close code is counted: 4012 is the
+ * process. Once the new session has joined, a `player:path` the ghost answers to a move sent after that join is a
+ * violation: one character answering in two sessions. A ghost is let go when the server closes it (its close code is counted: 4012 is the
  * documented "world lost") or a minute after it was superseded.
  */
 import type { Violations } from './violations.ts';
+
+/**
+ * The `player:move`s a session sent (when) and the `player:path`s it got back. The server answers each accepted move
+ * with one `player:path` (docs/protocol.md), so while a session's answers number no more than the moves it sent
+ * before some moment, every answer may be the reply to one of those earlier moves — a reply held up on its way (in
+ * a stalled process relaying the socket, say) proves nothing about the session after that moment.
+ */
+export class MoveLedger {
+  private readonly sentAt: number[] = [];
+  answers = 0;
+
+  sent(at = Date.now()): void {
+    this.sentAt.push(at);
+  }
+
+  /** Whether some answer so far must reply to a move sent after `at`. */
+  answeredMoveAfter(at: number): boolean {
+    let before = 0;
+    for (const sent of this.sentAt) if (sent <= at) before++;
+    return this.answers > before;
+  }
+}
 
 /** A session as the check sees it: a way to probe it and to close it. */
 export interface ProbedSession {
   /** e.g. "/ws via s2, world 1". */
   readonly label: string;
   readonly enteredAt: number;
+  readonly moves: MoveLedger;
   probe(step: number): void;
   isOpen(): boolean;
   close(): void;
@@ -67,13 +90,16 @@ export class SessionWatch {
     }
   }
 
-  /** A ghost's session answered a probe (or anything that proves it acts for the character). */
+  /** A session answered a `player:move` with `player:path` (for a ghost: proof that it acts for the character). */
   answered(session: ProbedSession, at = Date.now()): void {
+    session.moves.answers++;
     const ghost = this.ghosts.find((g) => g.session === session);
     if (!ghost) return;
     this.stats.ghostAnswers++;
     ghost.lastAnswerAt = at;
     if (ghost.supersededAt === null || at <= ghost.supersededAt + GRACE_MS || ghost.reported) return;
+    // Only an answer to a move sent after the new session joined proves the old one acted after it.
+    if (!session.moves.answeredMoveAfter(ghost.supersededAt)) return;
     ghost.reported = true;
     this.violations.add('two-sessions', `${this.character}: old session (${session.label}, entered ${clock(session.enteredAt)}) answered player:path at ${clock(at)}, ${((at - ghost.supersededAt) / 1000).toFixed(1)} s after the new session (${ghost.supersededBy}) joined`);
   }

@@ -7,11 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SocketClosed, SoakSocket, WaitTimeout, type SoakEvent } from '../soak/socket.ts';
 import { askForMyWorld, bump, pickEntry, Refused, type BotEnv, type ChaosCharacter } from './bot-env.ts';
-import { SessionWatch, type ProbedSession } from './sessions.ts';
+import { MoveLedger, SessionWatch, type ProbedSession } from './sessions.ts';
 
 class WsSession implements ProbedSession {
   readonly label: string;
   readonly enteredAt = Date.now();
+  readonly moves = new MoveLedger();
   readonly socket: SoakSocket;
   readonly entry: string;
   private readonly home: { x: number; z: number };
@@ -31,6 +32,7 @@ class WsSession implements ProbedSession {
 
   probe(step: number): void {
     try {
+      this.moves.sent();
       this.socket.send('player:move', { x: this.home.x + (step % 2), z: this.home.z });
     } catch {
       // closed meanwhile
@@ -55,6 +57,7 @@ class WsSession implements ProbedSession {
   /** Sends an event; resolves with the event `done` accepts, throws Refused on an `error` for it. */
   async request(type: string, data: unknown, done: (e: SoakEvent) => boolean, timeoutMs: number): Promise<SoakEvent> {
     const from = this.socket.mark();
+    if (type === 'player:move') this.moves.sent();
     this.socket.send(type, data);
     const e = await this.socket.waitFrom(from, (x) => done(x) || (x.type === 'error' && (x.data?.event === type || x.data?.code === 'RATE_LIMITED')), timeoutMs);
     if (e.type === 'error') throw new Refused(String(e.data?.code));
