@@ -31,7 +31,10 @@ export async function spawnServer(env: Record<string, string | undefined>): Prom
   return { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
-/** Polls /health until it answers 200; returns the milliseconds it took. */
+/**
+ * Polls /health until it answers 200; returns the milliseconds it took. A server still not healthy at the deadline
+ * is killed before this throws, so it cannot keep its port or its embedded database from the tests after it.
+ */
 export async function waitForHealth(server: ServerProcess, timeoutMs = 30_000): Promise<number> {
   const started = Date.now();
   let exited = false;
@@ -45,7 +48,8 @@ export async function waitForHealth(server: ServerProcess, timeoutMs = 30_000): 
     }
     await sleep(50);
   }
-  throw new Error(`server did not become healthy:\n${server.output()}`);
+  if (!exited) server.child.kill('SIGKILL');
+  throw new Error(`server did not become healthy within ${timeoutMs / 1000} s:\n${server.output()}`);
 }
 
 export interface CommandResult {
