@@ -2,8 +2,8 @@
  * The "two sessions" check. A bot whose session stops answering does not close it: it keeps the old socket (or SDK
  * room) open as a *ghost*, keeps probing it with `player:move` once a second, and enters again through another
  * process. Once the new session has joined, a `player:path` the ghost answers to a move sent after that join is a
- * violation: one character answering in two sessions. A ghost is let go when the server closes it (its close code is counted: 4012 is the
- * documented "world lost") or a minute after it was superseded.
+ * violation: one character answering in two sessions. A ghost is let go when the server closes it (its close code
+ * is counted: 4012 is the documented "world lost") or a minute after it was superseded.
  */
 import type { Violations } from './violations.ts';
 

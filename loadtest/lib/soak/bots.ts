@@ -331,11 +331,13 @@ async function settle(results: PromiseSettledResult<unknown>[]): Promise<void> {
   for (const r of results) if (r.status === 'rejected') throw r.reason;
 }
 
-/** Handles a failed round: a timeout is counted and the connection dropped; either way the bot re-enters. */
+/**
+ * Handles a failed round: a timeout is counted and the connection dropped; a coded refusal of a step no caller
+ * expected to fail (a shop:open refused WORLD_UNAVAILABLE in a world that cannot confirm its lease) changed nothing
+ * and is counted as a refusal; anything else is a bot error. A bot whose connection is gone re-enters.
+ */
 async function recover(bots: Bot[], ctx: SoakContext, error: unknown): Promise<void> {
   if (error instanceof WaitTimeout) ctx.timeouts++;
-  // A coded refusal of a step no caller expected to fail (a shop:open refused WORLD_UNAVAILABLE in a world that
-  // cannot confirm its lease) changed nothing: counted as a refusal, and the loop goes on.
   else if (error instanceof Refused) bump(ctx.refused, error.code);
   else if (!(error instanceof SocketClosed)) ctx.violations.push(`bot error: ${String((error as Error)?.stack ?? error)}`);
   for (const bot of bots) if (error instanceof WaitTimeout || !bot.online(ctx)) await bot.disconnect();
