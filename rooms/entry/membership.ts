@@ -4,7 +4,8 @@
  * links it to. It moves only along the table of membership-states.ts and talks to the client through the transport
  * port (membership-port.ts); seats are taken in seats.ts, worlds chosen in world-choice.ts.
  */
-import { Protocol } from '@colyseus/core';
+import { matchMaker, Protocol } from '@colyseus/core';
+import { GameError } from '../../src/game/refusal.ts';
 import type { Identity } from '../../src/auth/tokens.ts';
 import { clientLink, type WorldHop } from '../client-link.ts';
 import { isUpdateEncoding, UPDATE_ENCODINGS, type UpdateEncoding } from '../world/update-frames.ts';
@@ -16,6 +17,8 @@ import { worldOfEntry, type EntryTarget } from './world-choice.ts';
 
 /** How many times an entry the server placed picks another world after the one it picked filled up. */
 const MAX_PICKS = 5;
+/** Refusals after which an entry the server placed picks another world: filled up, or cannot be reached now. */
+const PICK_AGAIN = new Set(['WORLD_FULL', 'WORLD_UNAVAILABLE']);
 
 /** An entry's outcome: a seat in a world of this process, a hand-over to the world's process, or a move asked of the entry process. */
 type Entry = { seat: Seat } | { relay: Relay } | { moved: true };
@@ -292,8 +295,8 @@ export class WorldMembership {
   private async entry(data: Record<string, unknown>, updates: UpdateEncoding, hopFrom: number | undefined, marks: Record<symbol, unknown> | undefined): Promise<Entry> {
     if (!this.transport.handover) return { seat: await this.seatHere(data, updates, marks) };
     const picked = data.world === undefined && typeof data.reconnectionToken !== 'string';
-    // Worlds the server picked that filled up before the seat (a listing counts seats once they are taken): the
-    // next pick passes them over.
+    // Worlds the server picked that filled up before the seat (a listing counts seats once they are taken) or could
+    // not be reached: the next pick passes them over.
     const full = new Set<number>();
     for (let attempt = 0; ; attempt++) {
       const target = await worldOfEntry(data, full);
@@ -301,7 +304,7 @@ export class WorldMembership {
         return await this.enterAt(target, data, updates, hopFrom, marks);
       } catch (error) {
         const world = target?.data.world;
-        if (!picked || attempt >= MAX_PICKS || this.transport.toCodedError(error).code !== 'WORLD_FULL' || typeof world !== 'number') throw error;
+        if (!picked || attempt >= MAX_PICKS || !PICK_AGAIN.has(this.transport.toCodedError(error).code) || typeof world !== 'number') throw error;
         full.add(world);
       }
     }
@@ -310,8 +313,11 @@ export class WorldMembership {
   /** Enters `target` here, or hands the connection over to its process. */
   private async enterAt(target: EntryTarget | undefined, data: Record<string, unknown>, updates: UpdateEncoding, hopFrom: number | undefined, marks: Record<symbol, unknown> | undefined): Promise<Entry> {
     const handover = this.transport.handover!;
-    const location = target && await handover.locate(target.processId);
-    if (!location) return { seat: await this.seatHere(target?.data ?? data, updates, marks) };
+    if (!target || target.processId === matchMaker.processId) return { seat: await this.seatHere(target?.data ?? data, updates, marks) };
+    // A world on another process whose address cannot be read now (Redis down, or the process gone before it was
+    // unlisted): a seat taken here would be a seat in a room this process does not run.
+    const location = await handover.locate(target.processId).catch(() => undefined);
+    if (!location) throw new GameError('WORLD_UNAVAILABLE', 'The world\'s server cannot be reached right now; try again shortly', { retryAfterSeconds: 2 });
     const { characterId, createCharacter, world, reconnectionToken } = target.data;
     const enter = { characterId, createCharacter, world, reconnectionToken, updates };
     const admitted = marks?.[PREADMITTED_ENTRY] === true;

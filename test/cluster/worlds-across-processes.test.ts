@@ -12,6 +12,7 @@ import { Character } from '../../src/db/entities/index.ts';
 import { uniqueName } from '../helpers/database.ts';
 import { anonymousAccount, visibleEntities } from '../helpers/players.ts';
 import type { ServerProcess } from '../helpers/process.ts';
+import { connectTestRedis } from '../helpers/redis.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
 
@@ -213,6 +214,45 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
       assert.equal(claimed[0].world, (joined[0] as { joined: number }).joined, 'naming the world it joined');
     }
     for (const attempt of attempts) if ('joined' in attempt) await leave({ ws: attempt.ws, world: attempt.joined, roomId: '' });
+  });
+
+  it('an entry into a world whose process cannot be located is refused WORLD_UNAVAILABLE; one the server places goes to another world', async () => {
+    // The keeper holds world 2 on B. B is stopped (so it cannot announce itself again) and its address forgotten, as
+    // after a Redis restart: world 2 is still listed and its lease still live (10 s), but nobody can reach it.
+    assert.deepEqual(await worldsOn(b), [2]);
+    const redis = await connectTestRedis();
+    assert.ok(redis, 'Redis answers');
+    const named = await player({ x: 122, z: 100 });
+    const placed = await player({ x: 123, z: 100 });
+    b.child.kill('SIGSTOP');
+    try {
+      let forgotten = 0;
+      for (const key of await redis.keys('test-*:internal-addresses')) {
+        for (const [processId, address] of Object.entries(await redis.hgetall(key))) {
+          if (address.endsWith(`:${b.port}`)) forgotten += await redis.hdel(key, processId);
+        }
+      }
+      assert.equal(forgotten, 1, "B's address was announced once");
+      const ws = await connect(a, named);
+      ws.send('world:enter', { characterId: named.id, world: 2 });
+      const refused = await ws.waitFor('error', () => true, 10_000);
+      assert.deepEqual([refused.data.code, refused.data.event], ['WORLD_UNAVAILABLE', 'world:enter']);
+      assert.equal(typeof refused.data.retryAfterSeconds, 'number');
+      assert.deepEqual(await claims(named.id), [], 'no seat, no claim');
+      // Placed by the server: world 2 is the fullest, but it cannot be reached, so world 1 (on A) takes it.
+      const entered = await enter(a, placed);
+      assert.equal(entered.world, 1);
+      await leave(entered);
+    } finally {
+      b.child.kill('SIGCONT');
+      const announced = async () => {
+        for (const key of await redis.keys('test-*:internal-addresses')) {
+          if (Object.values(await redis.hgetall(key)).some((address) => address.endsWith(`:${b.port}`))) return true;
+        }
+        return false;
+      };
+      await until(announced, 'B to announce its address again', 15_000).finally(() => redis.disconnect());
+    }
   });
 
   it('when a process dies, the sockets handed over to it close with 1012 and their players enter again elsewhere', async () => {

@@ -23,6 +23,8 @@ export class ClusterBot extends Bot {
    * world's process went away behind a hand-over): the bot enters again instead of sending into the void.
    */
   private outOfWorld = false;
+  /** The process the last entry went through (for the availability check's examples). */
+  private enteredThrough: string | null = null;
 
   constructor(me: SeededCharacter, token: string, world: number | undefined, pickEntry: () => string | undefined) {
     super(me, token);
@@ -31,7 +33,8 @@ export class ClusterBot extends Bot {
   }
 
   protected override entryUrl(): string | null {
-    return this.pickEntry() ?? null;
+    this.enteredThrough = this.pickEntry() ?? null;
+    return this.enteredThrough;
   }
 
   protected override entryData(): Record<string, unknown> {
@@ -47,7 +50,9 @@ export class ClusterBot extends Bot {
     if (e.type === 'world:joined') this.outOfWorld = false;
     if (e.type === 'world:left' || (e.type === 'error' && e.data?.code === 'NOT_IN_WORLD')) this.outOfWorld = true;
     if (ACKNOWLEDGING.has(e.type)) this.lastAckAt = Date.now();
-    if (e.type === 'error' || e.type === 'tradeError') this.lastProblem = `${String(e.data?.event ?? e.type)} refused ${String(e.data?.code)}`;
+    if (e.type === 'error' || e.type === 'tradeError') {
+      this.lastProblem = `${String(e.data?.event ?? e.type)} refused ${String(e.data?.code)} ("${String(e.data?.message ?? '')}", entered through ${this.enteredThrough ?? '?'}, world ${String(this.world ?? '?')})`;
+    }
   }
 }
 

@@ -17,7 +17,7 @@ async function enterOnce(node: ServerNode, who: ProbeSubject, timeoutMs: number)
     const from = socket.mark();
     socket.send('authenticate', { token: who.token, characterId: who.id });
     const e = await socket.waitFrom(from, (x) => x.type === 'world:joined' || x.type === 'error' || (x.type === 'authResult' && !x.data.success), timeoutMs);
-    if (e.type !== 'world:joined') return `refused ${String(e.data?.code ?? e.data?.error?.code)} through ${node.name}`;
+    if (e.type !== 'world:joined') return `refused ${String(e.data?.code ?? e.data?.error?.code)} ("${String(e.data?.message ?? e.data?.error?.message ?? "")}") through ${node.name}`;
     const left = socket.mark();
     socket.send('world:leave', {});
     await socket.waitFrom(left, (x) => x.type === 'world:left', 5_000).catch(() => undefined);
