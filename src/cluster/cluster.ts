@@ -10,6 +10,7 @@
  * process' internal address (a restarted Redis has lost it). Without REDIS_URL the server is a single process and
  * all of this is inert.
  */
+import { randomUUID } from 'node:crypto';
 import { matchMaker, type Presence, type ServerOptions } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
@@ -20,7 +21,14 @@ import type { Logger } from '../logger.ts';
 
 const INTERNAL_ADDRESSES_KEY = 'internal-addresses';
 const WORLD_LOCK_KEY = 'world-create-lock';
-const WORLD_LOCK_SECONDS = 15;
+/**
+ * The world lock's time to live, extended every third of it while its holder works: a holder that dies (or stalls)
+ * holding it keeps the standing worlds from being reopened for at most this long.
+ */
+const WORLD_LOCK_MS = 5_000;
+/** Deletes, or extends, the lock only while it still holds this holder's token (another may hold it since). */
+const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+const EXTEND_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 /** How often a process announces its internal address again (a restarted Redis has forgotten it). */
 const ANNOUNCE_MS = 5_000;
 const ACCOUNT_CHANGES_CHANNEL = 'account-changed';
@@ -76,6 +84,8 @@ class RedisCluster implements Cluster {
   readonly enabled = true;
   readonly serverOptions: Partial<ServerOptions>;
   private readonly presence: Presence;
+  /** The world lock's own connection (SET NX with a token, and scripts: more than the Presence interface offers). */
+  private readonly locks: Redis;
   private readonly config: Config;
   private readonly logger: Logger;
   private announcer: NodeJS.Timeout | undefined;
@@ -89,6 +99,7 @@ class RedisCluster implements Cluster {
     const quiet = (name: string) => (client: Redis): Redis => client.on('error', (error: Error) => this.redisTrouble(name, error));
     const presence = new RedisPresence(quiet('presence')(new Redis(redisUrl, redisOptions)));
     this.presence = presence;
+    this.locks = quiet('world lock')(new Redis(redisUrl, redisOptions));
     const defaultSelection = matchMaker.selectProcessIdToCreateRoom;
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
@@ -123,19 +134,24 @@ class RedisCluster implements Cluster {
     this.logger.warn({ connection: name, reason: error.message }, 'Redis connection failed; reconnecting');
   }
 
+  /**
+   * One SET NX with a time to live: taking the lock and its expiry are one step, so no holder (killed between two
+   * steps, or cut off from Redis) can leave a lock that never expires.
+   */
   async withWorldLock<T>(work: () => Promise<T>): Promise<T | undefined> {
-    let holders: number;
+    const token = randomUUID();
     try {
-      holders = await this.presence.incr(WORLD_LOCK_KEY);
-      if (holders === 1) await this.presence.expire(WORLD_LOCK_KEY, WORLD_LOCK_SECONDS);
+      if (await this.locks.set(WORLD_LOCK_KEY, token, 'PX', WORLD_LOCK_MS, 'NX') !== 'OK') return undefined;
     } catch {
       return undefined;
     }
-    if (holders !== 1) return undefined;
+    const extender = setInterval(() => void this.locks.eval(EXTEND_LOCK, 1, WORLD_LOCK_KEY, token, WORLD_LOCK_MS).catch(() => {}), WORLD_LOCK_MS / 3);
+    extender.unref();
     try {
       return await work();
     } finally {
-      await Promise.resolve(this.presence.del(WORLD_LOCK_KEY)).catch(() => {});
+      clearInterval(extender);
+      await this.locks.eval(RELEASE_LOCK, 1, WORLD_LOCK_KEY, token).catch(() => {});
     }
   }
 
@@ -155,6 +171,7 @@ class RedisCluster implements Cluster {
     clearInterval(this.announcer);
     relayAccountChanges(undefined);
     await this.presence.hdel(INTERNAL_ADDRESSES_KEY, matchMaker.processId).catch(() => {});
+    this.locks.disconnect();
   }
 }
 
