@@ -78,7 +78,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         bank: [{ itemId: 'coins', quantity: 1_000 }, { itemId: 'feather', quantity: 100 }, { itemId: 'bronze_dagger', quantity: 2 }],
       });
     }
-    for (let i = 0; i < options.shoppers; i++) specs.push({ role: 'shopper', ...AT_GENERAL_STORE, inventory: [{ itemId: 'coins', quantity: 50_000 }, { itemId: 'feather', quantity: 20 }], bank: [] });
+    // A shopper loses the spread between buying and selling prices on every round trip: 50,000 coins lasted a short
+    // run but ran out within the 80 minutes of the long form (NOT_ENOUGH_COINS from then on); 100 times as many.
+    for (let i = 0; i < options.shoppers; i++) specs.push({ role: 'shopper', ...AT_GENERAL_STORE, inventory: [{ itemId: 'coins', quantity: 5_000_000 }, { itemId: 'feather', quantity: 20 }], bank: [] });
     for (let i = 0; i < options.walkers; i++) specs.push({ role: 'trader', ...WALKERS_AT, inventory: [{ itemId: 'coins', quantity: 100 }], bank: [] });
     for (let i = 0; i < options.sdkBankers; i++) {
       specs.push({ role: 'trader', ...AT_BANK, inventory: [{ itemId: 'coins', quantity: 2_000 }, { itemId: 'feather', quantity: 200 }, { itemId: 'bronze_dagger', quantity: 1 }], bank: [{ itemId: 'bread', quantity: 5 }] });
