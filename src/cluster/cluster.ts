@@ -26,6 +26,8 @@ const WORLD_LOCK_KEY = 'world-create-lock';
  * holding it keeps the standing worlds from being reopened for at most this long.
  */
 const WORLD_LOCK_MS = 5_000;
+/** A holder stops extending the lock after this long: one stuck (say, on a database it cannot reach) lets others try. */
+const WORLD_LOCK_MAX_HOLD_MS = 15_000;
 /** Deletes, or extends, the lock only while it still holds this holder's token (another may hold it since). */
 const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 const EXTEND_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
@@ -145,7 +147,11 @@ class RedisCluster implements Cluster {
     } catch {
       return undefined;
     }
-    const extender = setInterval(() => void this.locks.eval(EXTEND_LOCK, 1, WORLD_LOCK_KEY, token, WORLD_LOCK_MS).catch(() => {}), WORLD_LOCK_MS / 3);
+    const takenAt = Date.now();
+    const extender = setInterval(() => {
+      if (Date.now() - takenAt > WORLD_LOCK_MAX_HOLD_MS) return clearInterval(extender);
+      void this.locks.eval(EXTEND_LOCK, 1, WORLD_LOCK_KEY, token, WORLD_LOCK_MS).catch(() => {});
+    }, WORLD_LOCK_MS / 3);
     extender.unref();
     try {
       return await work();

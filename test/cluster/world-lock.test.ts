@@ -1,8 +1,8 @@
 /**
  * The cluster's world lock (src/cluster/cluster.ts), which keeps two processes from opening the standing worlds at
  * once, on the local Redis: one holder at a time; a lock left by a holder that died expires within seconds; a
- * holder that works longer than the lock's time to live keeps it; a holder releases only its own lock. A lock that
- * never expires would keep every process from reopening the standing worlds (and from starting) for good.
+ * holder that works longer than the lock's time to live keeps it (for 15 s at most); a holder releases only its own
+ * lock. A lock that never expires would keep every process from reopening the standing worlds (and from starting).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -88,5 +88,23 @@ describe('the world lock on Redis', function () {
     assert.equal(await held, 'a worked');
     assert.equal(await redis!.get(key), 'another-holder');
     await redis!.del(key);
+  });
+
+  it('a holder stuck at its work lets others in after 20 s at most', async function () {
+    this.timeout(40_000);
+    const [a, b] = [cluster(), cluster()];
+    let unstick!: () => void;
+    const stuck = a.withWorldLock(() => new Promise<string>((resolve) => (unstick = () => resolve('a finally worked'))));
+    const started = Date.now();
+    let got: string | undefined;
+    while (got === undefined && Date.now() - started < 25_000) {
+      await sleep(500);
+      got = await b.withWorldLock(async () => 'b worked');
+    }
+    assert.equal(got, 'b worked');
+    const waited = Date.now() - started;
+    assert.ok(waited > 15_000 && waited <= 21_000, `b got in after ${waited} ms (a extends for 15 s, then it lapses within 5 s)`);
+    unstick();
+    assert.equal(await stuck, 'a finally worked');
   });
 });
