@@ -64,9 +64,13 @@ export class ProcessGroups {
     });
   }
 
-  /** Signals the child's whole group; false when it is gone. */
+  /**
+   * Signals the child's whole group; false when it is gone. Never once it has exited: its pid, and so its group id,
+   * may already belong to another process (this machine wraps at 32,768 pids within one long run), and a stall would
+   * stop that one instead — the harness' own Redis, say, or a process that is not the harness' at all.
+   */
   signal(child: ChildProcess, signal: NodeJS.Signals): boolean {
-    if (child.pid === undefined) return false;
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return false;
     try {
       process.kill(-child.pid, signal);
       return true;
