@@ -1,7 +1,7 @@
 /**
  * The chaos harness' signals (loadtest/lib/chaos/process-groups.ts): a stall or a kill signals a server's whole
  * process group, and never the group of a child that has exited — its pid may belong to another process by then
- * (pids wrap at 32,768 here within one long run), which a SIGSTOP would freeze instead.
+ * (pids wrap at 32,768 on this machine), which a SIGSTOP would freeze instead.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
