@@ -66,8 +66,9 @@ export class ProcessGroups {
 
   /**
    * Signals the child's whole group; false when it is gone. Never once it has exited: its pid, and so its group id,
-   * may already belong to another process (pid_max is 32,768 on this machine, and the pids wrapped during one session of chaos runs), and a stall would
-   * stop that one instead — the harness' own Redis, say, or a process that is not the harness' at all.
+   * may already belong to another process (pid_max is 32,768 on this machine, and the pids wrapped during one
+   * session of chaos runs), and a stall would stop that one instead — the harness' own Redis, say, or a process
+   * that is not the harness' at all.
    */
   signal(child: ChildProcess, signal: NodeJS.Signals): boolean {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return false;
