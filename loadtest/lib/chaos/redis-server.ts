@@ -38,14 +38,14 @@ export class RedisServer {
     throw new Error(`redis-server did not start on port ${this.port}`);
   }
 
-  /** PING over a raw socket (no client library needed for one command). */
-  ping(): Promise<boolean> {
-    return this.command('PING').then((answer) => answer.startsWith('+PONG'), () => false);
+  /** PING over a raw socket (no client library needed for one command); `port`: a link in front of this Redis. */
+  ping(port = this.port): Promise<boolean> {
+    return this.command('PING', port).then((answer) => answer.startsWith('+PONG'), () => false);
   }
 
-  private command(line: string): Promise<string> {
+  private command(line: string, port = this.port): Promise<string> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(this.port, '127.0.0.1');
+      const socket = net.connect(port, '127.0.0.1');
       let answer = '';
       socket.setTimeout(2_000, () => socket.destroy(new Error('timeout')));
       socket.on('connect', () => socket.write(`${line}\r\n`));

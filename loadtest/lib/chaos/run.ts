@@ -214,6 +214,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     clearInterval(progress);
     // Every player can enter again: one fresh entry (and leave) per character, within the bound.
     await sleep(1_000);
+    // What each process' way to Redis looks like now (a run once ended with every process' Redis commands failing).
+    const redisPaths = await Promise.all([redis.ping(), ...cluster.nodes.map((node) => redis!.ping(node.links.redis.port))]);
+    log(`chaos: Redis answers PING directly: ${redisPaths[0] ? 'yes' : 'NO'}; through ${cluster.nodes.map((node, i) => `${node.name}'s link: ${redisPaths[i + 1] ? 'yes' : 'NO'}`).join(', ')}`);
     const reentrySlowestMs = await probeEntries(cluster.nodes, seeded.map((s) => ({ id: s.characterId, name: s.name, token: tokenOf(s.accountId) })), boundMs, violations, rnd);
     await statusWatch.poll();
     checking = false;
