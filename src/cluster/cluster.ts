@@ -86,7 +86,10 @@ class RedisCluster implements Cluster {
   readonly enabled = true;
   readonly serverOptions: Partial<ServerOptions>;
   private readonly presence: Presence;
-  /** The world lock's own connection (SET NX with a token, and scripts: more than the Presence interface offers). */
+  /**
+   * For the world lock (SET NX with a token, and scripts: more than the Presence interface offers): the room
+   * listing's connection, which the driver owns and closes.
+   */
   private readonly locks: Redis;
   private readonly config: Config;
   private readonly logger: Logger;
@@ -101,12 +104,12 @@ class RedisCluster implements Cluster {
     const quiet = (name: string) => (client: Redis): Redis => client.on('error', (error: Error) => this.redisTrouble(name, error));
     const presence = new RedisPresence(quiet('presence')(new Redis(redisUrl, redisOptions)));
     this.presence = presence;
-    this.locks = quiet('world lock')(new Redis(redisUrl, redisOptions));
+    this.locks = quiet('room listing')(new Redis(redisUrl, redisOptions));
     const defaultSelection = matchMaker.selectProcessIdToCreateRoom;
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
       presence,
-      driver: new RedisDriver(quiet('room listing')(new Redis(redisUrl, redisOptions))),
+      driver: new RedisDriver(this.locks),
       publicAddress,
       // A trade room opens beside the world room that creates it; everything else goes to the least-loaded process.
       selectProcessIdToCreateRoom: async (roomName, options) =>
@@ -177,7 +180,6 @@ class RedisCluster implements Cluster {
     clearInterval(this.announcer);
     relayAccountChanges(undefined);
     await this.presence.hdel(INTERNAL_ADDRESSES_KEY, matchMaker.processId).catch(() => {});
-    this.locks.disconnect();
   }
 }
 
