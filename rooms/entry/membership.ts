@@ -15,7 +15,7 @@ import { MembershipMachine, outcomeOf, type MembershipInput, type MembershipStat
 import { resumeWorldSeat, takeLinkedSeat, takeWorldSeat, type Seat } from './seats.ts';
 import { worldOfEntry, type EntryTarget } from './world-choice.ts';
 
-/** How many times an entry the server placed picks another world after the one it picked filled up. */
+/** How many times an entry the server placed picks another world after the one it picked was refused. */
 const MAX_PICKS = 5;
 /** Refusals after which an entry the server placed picks another world: filled up, or cannot be reached now. */
 const PICK_AGAIN = new Set(['WORLD_FULL', 'WORLD_UNAVAILABLE']);
@@ -297,15 +297,15 @@ export class WorldMembership {
     const picked = data.world === undefined && typeof data.reconnectionToken !== 'string';
     // Worlds the server picked that filled up before the seat (a listing counts seats once they are taken) or could
     // not be reached: the next pick passes them over.
-    const full = new Set<number>();
+    const passOver = new Set<number>();
     for (let attempt = 0; ; attempt++) {
-      const target = await worldOfEntry(data, full);
+      const target = await worldOfEntry(data, passOver);
       try {
         return await this.enterAt(target, data, updates, hopFrom, marks);
       } catch (error) {
         const world = target?.data.world;
         if (!picked || attempt >= MAX_PICKS || !PICK_AGAIN.has(this.transport.toCodedError(error).code) || typeof world !== 'number') throw error;
-        full.add(world);
+        passOver.add(world);
       }
     }
   }
