@@ -82,7 +82,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   /** Set once the world is disposed (a player staying on after a leave in combat stops waiting). */
   private stopped = false;
   private unwatchWorld: (() => void) | undefined;
-  /** One of the WORLDS_MIN worlds the server opened itself: it never closes (world-choice.ts STANDING_WORLD). */
+  /** One of the numbers 1…WORLDS_MIN: it never closes (world-choice.ts standingWorld). */
   private standing = false;
   /** Counts down while the world is empty; it closes when it runs out (considerClosing). */
   private idleClose: Delayed | undefined;
@@ -96,18 +96,21 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
 
   /**
    * Creation options come from whoever joined first (joinOrCreate), rebuilt by world-choice.ts: only the server's
-   * own STANDING_WORLD marks a world that never closes. Everything else comes from the configuration.
+   * own standingWorld(n) names a number. A world that gets a number of 1…WORLDS_MIN is standing however it was
+   * opened (an entry may open world 1 before the keeper does): it never closes. Everything else comes from the
+   * configuration.
    */
-  override async onCreate(options: { standing?: unknown } = {}): Promise<void> {
+  override async onCreate(options: { standing?: unknown; number?: unknown } = {}): Promise<void> {
     const { data, config, db } = gameContext();
     if (!data) throw new Error('the world needs validated game data (SKIP_MANIFESTS is set)');
     this.data = data;
     this.maxClients = config.worldCapacity;
     this.interestRadius = config.worldInterestRadius;
-    this.standing = options.standing === true;
+    const number = options.standing === true && typeof options.number === 'number' ? options.number : undefined;
     const acquiredAt = performance.now();
-    const fence = await openWorld(db, this.roomId, matchMaker.processId, config.worldLeaseSeconds);
+    const fence = await openWorld(db, this.roomId, matchMaker.processId, config.worldLeaseSeconds, number);
     this.worldNumber = fence.world;
+    this.standing = fence.world <= config.worldsMin;
     this.lease = new WorldLease({
       ...fence, leaseSeconds: config.worldLeaseSeconds, acquiredAt,
       renew: (held, seconds) => renewLease(db, held, seconds), onLost: (reason) => this.worldLost(reason),

@@ -7,7 +7,7 @@
  */
 import { matchMaker, type AuthContext, type IRoomCache } from '@colyseus/core';
 import { gameContext } from '../../src/context.ts';
-import { liveWorlds } from '../../src/db/worlds.ts';
+import { liveWorlds, type LiveWorld } from '../../src/db/worlds.ts';
 import { GameError } from '../../src/game/refusal.ts';
 
 export const WORLD_ROOM = 'world';
@@ -27,11 +27,45 @@ interface SeatReservation {
   sessionId: string;
 }
 
+/** The creation options of standing world `number` (1…WORLDS_MIN), which the server opens itself. */
+export interface StandingWorldOptions {
+  standing: true;
+  number: number;
+}
+
 /**
- * The creation options of the WORLDS_MIN worlds the server opens itself, which never close. Clients cannot pass
- * them: a join's options are rebuilt from the fields a join has (`entryOptions`) before the matchmaker sees them.
+ * The creation options of one of the WORLDS_MIN worlds the server opens itself, under its own number. Clients
+ * cannot pass them: a join's options are rebuilt from the fields a join has (`entryOptions`) before the matchmaker
+ * sees them.
  */
-export const STANDING_WORLD = { standing: true } as const;
+export function standingWorld(number: number): StandingWorldOptions {
+  return { standing: true, number };
+}
+
+/** How long an entry waits for the standing worlds being reopened before it opens a world of its own. */
+const REOPEN_WAIT_MS = 5_000;
+
+/** The standing worlds this process is reopening now, if any (rooms/world/standing-worlds.ts tells). */
+let standingReopen: () => Promise<unknown> | undefined = () => undefined;
+
+export function followStandingWorlds(reopening: () => Promise<unknown> | undefined): void {
+  standingReopen = reopening;
+}
+
+/**
+ * Waits (a bounded time) for the standing worlds this process is reopening. An entry that finds no open world while
+ * the keeper reopens world 1 would otherwise open a world of its own beside it, and take number 2.
+ */
+async function standingWorldsReopened(): Promise<boolean> {
+  const reopening = standingReopen();
+  if (!reopening) return false;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    reopening.catch(() => {}),
+    new Promise((resolve) => (timer = setTimeout(resolve, REOPEN_WAIT_MS))),
+  ]).finally(() => clearTimeout(timer));
+  return true;
+}
 
 /** The options a world entry passes on: the character, the world asked for, and an SDK client's `updates`. */
 export function entryOptions(options: Record<string, unknown>): Record<string, unknown> {
@@ -56,18 +90,37 @@ export function requestedWorld(options: { world?: unknown }): number | undefined
  * took the number over) is not a world: each number is listed once, by the world PostgreSQL says owns it.
  */
 export async function listWorlds(): Promise<WorldRoomListing[]> {
+  return ownedListings(await readWorlds());
+}
+
+/** What listWorlds reads: the room listings and the live leases. */
+async function readWorlds(): Promise<{ listings: WorldRoomListing[]; live: LiveWorld[] }> {
   const [listings, live] = await Promise.all([
     matchMaker.query({ name: WORLD_ROOM }) as Promise<WorldRoomListing[]>,
     liveWorlds(gameContext().db),
   ]);
+  return { listings, live };
+}
+
+function ownedListings({ listings, live }: { listings: WorldRoomListing[]; live: LiveWorld[] }): WorldRoomListing[] {
   const owner = new Map(live.map((world) => [world.roomId, world.number]));
   return listings
     .filter((listing) => typeof listing.metadata?.world === 'number' && owner.get(listing.roomId) === listing.metadata.world)
     .sort((a, b) => a.metadata!.world! - b.metadata!.world!);
 }
 
+/** The named world's listing, if it holds its number's live lease. When it does not, says what each source had. */
 export async function findWorld(world: number): Promise<WorldRoomListing | undefined> {
-  return (await listWorlds()).find((listing) => listing.metadata!.world === world);
+  const read = await readWorlds();
+  const found = ownedListings(read).find((listing) => listing.metadata!.world === world);
+  if (!found) {
+    gameContext().logger.info({
+      world,
+      listed: read.listings.filter((l) => l.metadata?.world === world).map((l) => ({ roomId: l.roomId, processId: l.processId, status: l.metadata?.status })),
+      lease: read.live.find((w) => w.number === world),
+    }, 'no open world with that number');
+  }
+  return found;
 }
 
 export function isFull(listing: IRoomCache): boolean {
@@ -87,12 +140,13 @@ export async function openWorldWithRoom(world: number): Promise<WorldRoomListing
  * the fullest open world with room, lowest number among equals, or else a new world, which the matchmaker places
  * (with REDIS_URL, on the least-loaded process). `passOver`: worlds this entry found full when it took a seat.
  */
-export async function pickWorld(passOver: ReadonlySet<number> = new Set()): Promise<WorldRoomListing> {
+export async function pickWorld(passOver: ReadonlySet<number> = new Set(), waited = false): Promise<WorldRoomListing> {
   const listedAt = opened.count;
   const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing)
     && !passOver.has(listing.metadata!.world!));
   open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
   if (open[0]) return open[0];
+  if (!waited && await standingWorldsReopened()) return pickWorld(passOver, true);
   // Entries that find every world full at once share one new world instead of each opening their own (a burst of
   // 50 entries opened 50 worlds); one that finds the new world full by the time it takes a seat picks again. An
   // entry whose listing was read before a world opened for the burst did not see it: it takes that world too.
@@ -124,7 +178,10 @@ async function openWorldForEntries(): Promise<WorldRoomListing> {
 export async function reserveWorldSeat(requested: Record<string, unknown>, auth: AuthContext | undefined): Promise<SeatReservation> {
   const options = entryOptions(requested);
   const world = requestedWorld(options);
-  if (world === undefined) return (await matchMaker.joinOrCreate(WORLD_ROOM, options, auth)) as SeatReservation;
+  if (world === undefined) {
+    await standingWorldsReopened();
+    return (await matchMaker.joinOrCreate(WORLD_ROOM, options, auth)) as SeatReservation;
+  }
   const listing = await openWorldWithRoom(world);
   try {
     return (await matchMaker.joinById(listing.roomId, options, auth)) as SeatReservation;

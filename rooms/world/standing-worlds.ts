@@ -1,15 +1,16 @@
 /**
  * The WORLDS_MIN standing worlds (docs/worlds.md): numbers 1 to WORLDS_MIN are kept open. Opened at start, and
  * checked every half lease time on every process: a standing number without a live lease (its process died, or
- * lost the world) is opened again — the new world takes the number over with a newer epoch (src/db/worlds.ts), which
- * PostgreSQL allows only once the old lease has lapsed by its clock. The cluster's short lock keeps two processes
- * from opening the same numbers at once; the matchmaker places the world.
+ * lost the world) is opened again, by its number — the new world takes the number over with a newer epoch
+ * (src/db/worlds.ts), which PostgreSQL allows only once the old lease has lapsed by its clock. The cluster's short
+ * lock keeps two processes from opening the same numbers at once; the matchmaker places the world. Entries of this
+ * process that find no open world meanwhile wait for it rather than open a world beside it (world-choice.ts).
  */
 import { matchMaker } from '@colyseus/core';
 import type { Database } from '../../src/db/database.ts';
-import { liveWorlds } from '../../src/db/worlds.ts';
+import { liveWorlds, WORLD_NUMBER_HELD } from '../../src/db/worlds.ts';
 import type { Logger } from '../../src/logger.ts';
-import { STANDING_WORLD, WORLD_ROOM } from '../entry/world-choice.ts';
+import { followStandingWorlds, standingWorld, WORLD_ROOM } from '../entry/world-choice.ts';
 
 export interface StandingWorldsOptions {
   db: Database;
@@ -27,29 +28,49 @@ export class StandingWorlds {
   private readonly options: StandingWorldsOptions;
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<unknown> | undefined;
+  /** The standing worlds being opened now: entries of this process wait for them (world-choice.ts). */
+  private reopening: Promise<number> | undefined;
 
   constructor(options: StandingWorldsOptions) {
     this.options = options;
+    followStandingWorlds(() => this.reopening);
   }
 
-  /** How many of the numbers 1…WORLDS_MIN hold no live lease. */
-  async missing(): Promise<number> {
+  /** The numbers 1…WORLDS_MIN that hold no live lease. */
+  async missing(): Promise<number[]> {
     const live = new Set((await liveWorlds(this.options.db)).map((world) => world.number));
-    let missing = 0;
-    for (let number = 1; number <= this.options.worldsMin; number++) if (!live.has(number)) missing++;
+    const missing: number[] = [];
+    for (let number = 1; number <= this.options.worldsMin; number++) if (!live.has(number)) missing.push(number);
     return missing;
   }
 
   /** Opens the missing standing worlds, under the lock; the number opened (0 when another process held the lock). */
   async ensure(): Promise<number> {
-    if (await this.missing() === 0) return 0;
+    if ((await this.missing()).length === 0) return 0;
     const opened = await this.options.lock(async () => {
-      const missing = await this.missing();
-      for (let i = 0; i < missing; i++) await matchMaker.createRoom(WORLD_ROOM, STANDING_WORLD);
-      return missing;
+      this.reopening = this.missing().then((numbers) => this.openNumbers(numbers));
+      try {
+        return await this.reopening;
+      } finally {
+        this.reopening = undefined;
+      }
     });
     if (opened) this.options.logger.info({ processId: matchMaker.processId, opened }, 'opened the standing worlds that held no live lease');
     return opened ?? 0;
+  }
+
+  /** Opens these standing numbers; one that an entry's world took meanwhile is standing already and is skipped. */
+  private async openNumbers(numbers: readonly number[]): Promise<number> {
+    let opened = 0;
+    for (const number of numbers) {
+      try {
+        await matchMaker.createRoom(WORLD_ROOM, standingWorld(number));
+        opened++;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== WORLD_NUMBER_HELD) throw error;
+      }
+    }
+    return opened;
   }
 
   /** At start: the standing worlds exist when this resolves (this process opened them, or another did). */
@@ -57,7 +78,7 @@ export class StandingWorlds {
     const deadline = Date.now() + START_WAIT_MS;
     while (Date.now() < deadline) {
       await this.ensure();
-      if (await this.missing() === 0) return;
+      if ((await this.missing()).length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new Error('the standing worlds did not open and the world lock stayed taken');
@@ -75,6 +96,7 @@ export class StandingWorlds {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    followStandingWorlds(() => undefined);
     await this.checking;
   }
 }

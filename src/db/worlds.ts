@@ -36,6 +36,9 @@ export interface LiveWorld {
 }
 
 const LIVE = 'lease_until > clock_timestamp()';
+/** The update of an `insert … on conflict (number)` that takes a lapsed number over. */
+const TAKE_OVER = `room_id = excluded.room_id, process_id = excluded.process_id, epoch = excluded.epoch,
+  lease_until = excluded.lease_until, opened_at = now(), heartbeat_at = now()`;
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -47,12 +50,33 @@ export function worldUnavailable(): GameError {
   return new GameError('WORLD_UNAVAILABLE', 'This world no longer holds its lease; enter again');
 }
 
+/** The code of WorldNumberHeld (the matchmaker passes a failed room creation on with its error's code). */
+export const WORLD_NUMBER_HELD = 'WORLD_NUMBER_HELD';
+
+/** A standing world's number (1…WORLDS_MIN) that another world holds a live lease on: that world is the standing one. */
+export class WorldNumberHeld extends Error {
+  readonly code = WORLD_NUMBER_HELD;
+  constructor(world: number) {
+    super(`world ${world} is held by a live lease`);
+  }
+}
+
 /**
- * Takes the smallest number that no live lease holds (absent, or lapsed by PostgreSQL's clock: a takeover) for the
- * room, with a new epoch and a lease of `leaseSeconds`.
+ * Takes a number for the room, with a new epoch and a lease of `leaseSeconds`: `number` when given (a standing
+ * world's), else the smallest number that no live lease holds. A number is free when absent or lapsed by
+ * PostgreSQL's clock (a takeover). A `number` held by a live lease is refused with WorldNumberHeld.
  */
-export async function openWorld(db: Database, roomId: string, processId: string, leaseSeconds: number): Promise<WorldFence> {
+export async function openWorld(db: Database, roomId: string, processId: string, leaseSeconds: number, number?: number): Promise<WorldFence> {
   const connection = db.em.getConnection();
+  if (number !== undefined) {
+    const [row] = await connection.execute<Array<{ number: number; epoch: string | number }>>(
+      `insert into worlds (number, room_id, process_id, epoch, lease_until)
+       values (?, ?, ?, nextval('world_epochs'), clock_timestamp() + make_interval(secs => ?))
+       on conflict (number) do update set ${TAKE_OVER} where not (worlds.${LIVE})
+       returning number, epoch`, [number, roomId, processId, leaseSeconds]);
+    if (!row) throw new WorldNumberHeld(number);
+    return { world: Number(row.number), epoch: Number(row.epoch) };
+  }
   for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
     try {
       const [row] = await connection.execute<Array<{ number: number; epoch: string | number }>>(
@@ -65,9 +89,7 @@ export async function openWorld(db: Database, roomId: string, processId: string,
            union all
            select number from worlds where not (${LIVE})
          ) candidate
-         on conflict (number) do update set room_id = excluded.room_id, process_id = excluded.process_id, epoch = excluded.epoch,
-           lease_until = excluded.lease_until, opened_at = now(), heartbeat_at = now()
-           where not (worlds.${LIVE})
+         on conflict (number) do update set ${TAKE_OVER} where not (worlds.${LIVE})
          returning number, epoch`, [roomId, processId, leaseSeconds]);
       if (row) return { world: Number(row.number), epoch: Number(row.epoch) };
     } catch (error) {
