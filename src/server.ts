@@ -89,6 +89,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     pgliteDataDir: pgliteTemplate ? 'memory://' : config.pgliteDataDir,
     pgliteTemplate,
     whenMissing: config.isProduction && !config.databaseInit ? 'refuse' : 'create',
+    // A stalled holder's transaction must not keep a world's row locked past its lease (a takeover waits on it).
+    idleInTransactionMs: config.worldLeaseSeconds * 1000,
   });
   step(3, 'database connected and migrated', { database: db.kind, appliedMigrations: db.appliedMigrations });
 

@@ -13,6 +13,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { acquireDirectoryLock } from './pglite-lock.ts';
+import { guardPool } from './pool-guard.ts';
 
 export type DatabaseKind = 'postgresql' | 'pglite';
 
@@ -33,6 +34,13 @@ export interface DatabaseOptions {
   /** A `dumpDataDir()` image to start an in-memory PGlite from (tests: skips initdb and migrations). */
   pgliteTemplate?: Blob;
   poolSize?: number;
+  /**
+   * PostgreSQL: a session left idle inside a transaction this long is ended by the server, which rolls the
+   * transaction back and frees its locks. A process stalled mid-transaction (a long GC pause, SIGSTOP, a frozen VM)
+   * would otherwise hold its world row's lock for as long as it is stalled, and every takeover of the world would
+   * wait that long (docs/scaling.md). Transactions here are a few statements that never wait on a client.
+   */
+  idleInTransactionMs?: number;
   runMigrations?: boolean;
   /**
    * PostgreSQL: what to do when DATABASE_URL names a database that does not exist, or one without this server's
@@ -155,6 +163,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         ...sharedOptions,
         clientUrl: databaseUrl,
         pool: { min: 0, max: options.poolSize ?? 10 },
+        driverOptions: {
+          onPoolCreated: guardPool,
+          ...(options.idleInTransactionMs ? { idle_in_transaction_session_timeout: options.idleInTransactionMs } : {}),
+        },
         // MikroORM creates a missing database on connect by default: only when asked to.
         ensureDatabase: !refuse,
       })) as unknown as MikroORM;

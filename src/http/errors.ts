@@ -1,9 +1,11 @@
 /**
  * The last middlewares: unknown routes → 404, thrown errors → problem details (a client fault is never a 500); a
- * refusal (GameError) is translated once, by problemOf.
+ * refusal (GameError) is translated once, by problemOf. A route whose database cannot be reached (refused, reset,
+ * restarted: src/db/unreachable.ts) answers 503 SERVICE_UNAVAILABLE with Retry-After, not a 500.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import { GameError } from '../game/refusal.ts';
 import { HttpProblem, problemOf, sendProblem } from './problem.ts';
 
@@ -20,10 +22,15 @@ export const BODY_PARSER_ERRORS: Record<string, [number, string, string]> = {
   'request.aborted': [400, 'REQUEST_ABORTED', 'The request was aborted'],
 };
 
+/** A route that could not reach the database: retry in 5 s. */
+const DATABASE_UNAVAILABLE = new HttpProblem(503, 'SERVICE_UNAVAILABLE', 'The server cannot reach its database right now; try again shortly', {}, { 'Retry-After': '5' });
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    const problem = error instanceof GameError ? problemOf(error) : error;
+    const unreachable = !(error instanceof GameError) && isDatabaseUnreachable(error);
+    if (unreachable) ((req as { log?: Logger }).log ?? logger).warn({ err: error, method: req.method, path: req.path }, 'the database cannot be reached: request refused');
+    const problem = error instanceof GameError ? problemOf(error) : unreachable ? DATABASE_UNAVAILABLE : error;
     if (problem instanceof HttpProblem) {
       res.set(problem.headers);
       return sendProblem(res, problem.status, problem.code, problem.message, problem.extensions);

@@ -22,7 +22,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded (RATE_LIMITED), with Retry-After',
   501: 'Not implemented yet (FEATURE_PENDING)',
   502: 'An upstream service answered badly',
-  503: 'A dependency is unavailable',
+  503: 'A dependency is unavailable (SERVICE_UNAVAILABLE: the database cannot be reached now), with Retry-After',
 };
 
 /** JSON Schema of a zod schema, with `$defs` hoisted into `components` and refs rewritten to point there. */
@@ -79,7 +79,8 @@ function operationOf(spec: RouteSpec, components: JsonObject): JsonObject {
       ...(response.schema ? { content: { 'application/json': { schema: schemaOf(response.schema, 'output', components) } } } : {}),
     };
   }
-  const statuses = new Set([...spec.errors, ...(bearer ? [401, 403] : []), 429]);
+  // A bearer token's account is read from the database, so a route that takes one answers 503 while it is away.
+  const statuses = new Set([...spec.errors, ...(bearer ? [401, 403, 503] : []), 429]);
   for (const status of [...statuses].sort()) {
     const codes = spec.errorCodes?.[status];
     responses[String(status)] = {
@@ -150,7 +151,7 @@ export function documentOtherRoutes(registry: ApiRegistry): void {
   add({ method: 'post', path: '/api/auth/exchange', tags: ['auth'], auth: 'none', summary: 'Exchange an identity-provider token for a server token',
     body: z.object({ idpToken: z.string().min(1).max(16_384).optional() }), responses: { 200: { description: 'session', schema: Session } }, errors: [400, 401, 403, 503] });
   add({ method: 'post', path: '/api/auth/anonymous', tags: ['auth'], auth: 'none', summary: 'A temporary identity (anonymous mode)',
-    responses: { 201: { description: 'session', schema: Session } }, errors: [403] });
+    responses: { 201: { description: 'session', schema: Session } }, errors: [403, 503] });
   add({ method: 'post', path: '/api/auth/refresh', tags: ['auth'], scopes: ['player'], summary: 'A fresh token for the same account and character',
     responses: { 200: { description: 'session', schema: Session } } });
   add({ method: 'post', path: '/api/auth/character-token', tags: ['auth'], scopes: ['player'], summary: 'A token bound to one of your characters',

@@ -2,7 +2,8 @@
  * A process cut off from PostgreSQL (issue #34, docs/scaling.md "What a client sees, and the bounds"): while it
  * cannot reach its store it refuses what it cannot commit with the documented codes — an item move or an entry
  * WORLD_UNAVAILABLE, an authentication it cannot check SERVICE_UNAVAILABLE with close 1013 (never an auth failure) —
- * then, past a second lease time, closes the world's sessions with 4012; once the link heals, the player enters
+ * then, past a second lease time, closes the world's sessions with 4012; a REST route that needs the database answers
+ * 503 SERVICE_UNAVAILABLE with Retry-After; once the link heals, the player enters
  * again within WORLD_LEASE_SECONDS + 5 s. The cut is a loopback TCP proxy the test controls between the server and
  * PostgreSQL (loadtest/lib/chaos/link.ts). Needs the local PostgreSQL.
  */
@@ -63,6 +64,11 @@ describe('a process cut off from PostgreSQL refuses with documented codes and re
     // An item move needs the database: refused, never acknowledged, never an internal error.
     const moved = await request(player, 'inventory:move', { from: 0, to: 1 }, 'player:sync', 10_000);
     assert.equal(moved.ok ? 'acknowledged' : moved.code, 'WORLD_UNAVAILABLE', 'inventory:move while cut off');
+
+    // A REST route that needs the database: 503 with Retry-After, never a 500 (it was INTERNAL_ERROR before).
+    const signUp = await fetch(`${server!.baseUrl}/api/auth/anonymous`, { method: 'POST' });
+    const problem = await signUp.json() as { code?: string };
+    assert.deepEqual([signUp.status, problem.code, signUp.headers.get('retry-after')], [503, 'SERVICE_UNAVAILABLE', '5'], 'a REST route while cut off');
 
     // A new socket: its token cannot be checked (or is checked without the database); it is never refused as a bad token.
     const other = await connect();

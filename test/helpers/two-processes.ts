@@ -6,7 +6,7 @@
  * (the suite skips itself); `stop` ends the processes, closes `db` and drops the scratch database.
  */
 import { randomUUID } from 'node:crypto';
-import { adminUrl, createScratchDatabase } from '../../loadtest/lib/postgres.ts';
+import { adminUrl, createScratchDatabase, type ScratchDatabase } from '../../loadtest/lib/postgres.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { Character } from '../../src/db/entities/index.ts';
 import { uniqueName } from './database.ts';
@@ -24,17 +24,24 @@ export interface TwoProcesses {
   stop(): Promise<void>;
 }
 
+/**
+ * A scratch database on DATABASE_URL's server, or the local one; undefined (saying why, for the suite's skip) when
+ * no PostgreSQL is reachable.
+ */
+export async function scratchPostgres(suite: string): Promise<ScratchDatabase | undefined> {
+  const server = process.env.DATABASE_URL ? adminUrl(process.env.DATABASE_URL) : LOCAL_POSTGRES;
+  const database = await createScratchDatabase(server, suite.replace(/[^a-z]/g, '')).catch(() => undefined);
+  if (!database) console.log(`      (skipped: no PostgreSQL reachable; set DATABASE_URL to run the ${suite} suite)`);
+  return database;
+}
+
 export async function startTwoProcesses(suite: string, env: Record<string, string>): Promise<TwoProcesses | undefined> {
   if (!(await redisAnswers())) {
     noRedisSkipNote(`the ${suite} suite`);
     return undefined;
   }
-  const server = process.env.DATABASE_URL ? adminUrl(process.env.DATABASE_URL) : LOCAL_POSTGRES;
-  const database = await createScratchDatabase(server, suite.replace(/[^a-z]/g, '')).catch(() => undefined);
-  if (!database) {
-    console.log(`      (skipped: no PostgreSQL reachable; set DATABASE_URL to run the ${suite} suite)`);
-    return undefined;
-  }
+  const database = await scratchPostgres(suite);
+  if (!database) return undefined;
   const run = randomUUID().slice(0, 8);
   const shared = {
     REDIS_URL: TEST_REDIS_URL, DATABASE_URL: database.url, CLUSTER_KEY_PREFIX: `test-${run}:`, RATE_LIMIT_KEY_PREFIX: `test-${run}`,
