@@ -1,6 +1,6 @@
 /**
  * Scale-out on Colyseus' distributed engine (docs/scaling.md). With REDIS_URL set, every process shares one
- * RedisPresence and one RedisDriver (room listings), so matchmaking on any process finds every world wherever it
+ * RedisPresence and one RedisDriver (room listings, room-listing-driver.ts), so matchmaking on any process finds every world wherever it
  * runs. World rooms are placed by Colyseus' default `selectProcessIdToCreateRoom` (the least-loaded process); trade
  * rooms open on the calling process, which is the process of the world room that creates them, so a swap never
  * crosses processes. SDK clients reach a world's process through the `publicAddress` in their seat reservation; /ws
@@ -12,12 +12,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { matchMaker, type Presence, type ServerOptions } from '@colyseus/core';
-import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { accountChangedElsewhere, relayAccountChanges } from '../db/account-changes.ts';
 import type { Logger } from '../logger.ts';
+import { RoomListingDriver } from './room-listing-driver.ts';
 
 const INTERNAL_ADDRESSES_KEY = 'internal-addresses';
 const WORLD_LOCK_KEY = 'world-create-lock';
@@ -109,7 +109,7 @@ class RedisCluster implements Cluster {
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
       presence,
-      driver: new RedisDriver(this.locks),
+      driver: new RoomListingDriver(this.locks),
       publicAddress,
       // A trade room opens beside the world room that creates it; everything else goes to the least-loaded process.
       selectProcessIdToCreateRoom: async (roomName, options) =>
