@@ -111,10 +111,21 @@ describe('request logs: one pino line per HTTP request, ids, no secrets @db', fu
     const socket = await JsonWsClient.connect(`ws://127.0.0.1:${server.port}`);
     socket.send('authenticate', { token });
     assert.equal((await socket.waitFor('authResult')).data.success, true);
+    socket.send('world:enter', { world: 0 });
+    const refused = await socket.waitFor('error');
+    // A world no process runs: the refusal's info line says what the listings and the leases held for that number.
+    socket.send('world:enter', { world: 77, createCharacter: { name: `Reqlog${Date.now() % 100_000}` } });
+    const missing = await socket.waitFor('error', (data) => data.code !== 'INVALID_REQUEST');
+    assert.equal(missing.data.code, 'WORLD_NOT_FOUND', JSON.stringify(missing.data));
+    const notFound = lines().find((l) => l.msg === 'no open world with that number') as LogLine & { world?: number; listed?: unknown[]; lease?: unknown };
+    assert.ok(notFound, 'the refusal is logged');
+    assert.deepEqual([notFound.level, notFound.world, notFound.listed, notFound.lease], [30, 77, [], undefined]);
     socket.socket.close();
     for (let i = 0; i < 100 && !lines().some((l) => l.msg === 'ws connection closed'); i++) await sleep(20);
     const wsLines = lines().filter((l) => typeof l.connId === 'string');
-    assert.deepEqual([...new Set(wsLines.map((l) => l.msg))].sort(), ['ws authenticated', 'ws connection closed', 'ws connection opened']);
+    assert.deepEqual([...new Set(wsLines.map((l) => l.msg))].sort(), ['ws authenticated', 'ws connection closed', 'ws connection opened', 'ws event refused']);
+    const refusal = wsLines.find((l) => l.msg === 'ws event refused') as LogLine & { code?: string; event?: string };
+    assert.deepEqual([refusal.code, refusal.event], [refused.data.code, 'world:enter']);
     assert.equal(new Set(wsLines.map((l) => l.connId)).size, 1, 'one connection, one id');
     assert.match(wsLines[0].connId!, UUID);
 

@@ -133,6 +133,7 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
   }
 
   sendError(code: string, message: string, event?: string, details?: Record<string, unknown>): void {
+    this.log.debug({ code, event }, 'ws event refused');
     this.sendEvent('error', { code, message, ...(event ? { event } : {}), ...details });
   }
 
