@@ -5,18 +5,25 @@
  *   npm run loadtest -- traders --clients 100 --duration 30
  *   npm run loadtest -- gatherers --clients 200 --duration 30
  *   npm run loadtest -- rest --clients 100 --duration 30 --interval 1000
- * The server runs on loopback only; the run ends by itself after seeding, joining and the duration.
+ * The server runs on loopback only. Every run ends within its bound whatever the server does (docs/loadtest.md
+ * "Every run ends"): joining stops at `--join-deadline` (the bots that never joined are counted and named), and past
+ * seeding + join deadline + duration + a margin the run stops its server and exits 1. A tool killed any way stops
+ * its server too (lib/orphan-guard.ts).
  */
 import { parseArgs } from 'node:util';
 import { runGatherers } from './lib/gatherer-scenario.ts';
+import { defaultJoinDeadlineSeconds } from './lib/join-phase.ts';
 import { runRestPollers } from './lib/rest-poller-scenario.ts';
-import { formatSummary, type ScenarioSummary } from './lib/scenario-meter.ts';
+import { formatSummary, notJoinedLines, type ScenarioSummary } from './lib/scenario-meter.ts';
+import { stopAllServers } from './lib/server-process.ts';
 import { runTraders } from './lib/trader-scenario.ts';
 import { runWalkers } from './lib/walker-scenario.ts';
 
 const SCENARIOS = ['walkers', 'traders', 'gatherers', 'rest'];
 const MAX_CLIENTS = 5_000;
 const MAX_SECONDS = 3_600;
+/** What a run may take beyond its join deadline and duration: seeding, start-up, warm-up, stopping. */
+const MARGIN_SECONDS = 180;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -26,6 +33,7 @@ const { positionals, values } = parseArgs({
     kind: { type: 'string', default: 'json' },
     server: { type: 'string', default: 'game' },
     interval: { type: 'string', default: '1000' },
+    'join-deadline': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -46,20 +54,37 @@ if (!SCENARIOS.includes(scenario)) {
 }
 const clients = bounded('clients', values.clients, 1, MAX_CLIENTS);
 const durationSeconds = bounded('duration', values.duration, 1, MAX_SECONDS);
+const joinDeadlineSeconds = values['join-deadline'] === undefined
+  ? defaultJoinDeadlineSeconds(clients) : bounded('join-deadline', values['join-deadline'], 1, MAX_SECONDS);
 const log = (line: string) => console.log(line);
 
-log(`${scenario}: ${clients} clients, ${durationSeconds} s`);
+async function stopAndExit(code: number): Promise<never> {
+  await stopAllServers();
+  process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stopAndExit(130));
+const boundSeconds = joinDeadlineSeconds + durationSeconds + MARGIN_SECONDS;
+setTimeout(() => {
+  console.error(`${scenario}: the run passed its bound of ${boundSeconds} s (join deadline ${joinDeadlineSeconds} s + duration ${durationSeconds} s + ${MARGIN_SECONDS} s); stopping its server`);
+  void stopAndExit(1);
+}, boundSeconds * 1000).unref();
+
+log(`${scenario}: ${clients} clients, ${durationSeconds} s (join deadline ${joinDeadlineSeconds} s, bound ${boundSeconds} s)`);
 if (scenario === 'walkers') {
   const kind = values.kind === 'sdk' ? 'sdk' : 'json';
   const server = values.server === 'bare' ? 'bare' : 'game';
-  const result = await runWalkers({ kind, server, clients, durationSeconds, log });
+  const result = await runWalkers({ kind, server, clients, durationSeconds, joinDeadlineSeconds, log });
   if (values.json) console.log(JSON.stringify(result));
-  else console.table(result);
+  else {
+    const { notJoined, ...figures } = result;
+    console.table(figures);
+    for (const line of notJoinedLines(notJoined)) log(line);
+  }
 } else {
   let summary: ScenarioSummary;
-  if (scenario === 'traders') summary = await runTraders({ clients, durationSeconds, log });
-  else if (scenario === 'gatherers') summary = await runGatherers({ clients, durationSeconds, log });
-  else summary = await runRestPollers({ clients, durationSeconds, intervalMs: bounded('interval', values.interval, 0, 60_000), log });
+  if (scenario === 'traders') summary = await runTraders({ clients, durationSeconds, joinDeadlineSeconds, log });
+  else if (scenario === 'gatherers') summary = await runGatherers({ clients, durationSeconds, joinDeadlineSeconds, log });
+  else summary = await runRestPollers({ clients, durationSeconds, joinDeadlineSeconds, intervalMs: bounded('interval', values.interval, 0, 60_000), log });
   if (values.json) console.log(JSON.stringify(summary));
   else for (const line of formatSummary(summary)) log(line);
 }

@@ -32,14 +32,14 @@ import { runPgbench, type PgbenchFigures } from './lib/pgbench.ts';
 import { adminUrl, createScratchDatabase } from './lib/postgres.ts';
 import { DatabaseBackendsCpuMeter } from './lib/postgres-backends.ts';
 import { cpuSeconds, MachineCpuMeter } from './lib/process-monitor.ts';
-import { connectInBatches } from './lib/scenario-server.ts';
+import { defaultJoinDeadlineSeconds, joinPhase } from './lib/join-phase.ts';
 import { seedWalkers } from './lib/seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './lib/server-process.ts';
 import { Samples, round } from './lib/stats.ts';
 import { tickFigures } from './lib/tick-figures.ts';
 import { marginalCpuPerTrade, type CpuWindow, type MarginalFigures, type MeasuredWindow } from './lib/trade-load-figures.ts';
 import { enterPairs, seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
-import { JsonWalker, newWalkerStats, type WalkerStats } from './lib/walkers.ts';
+import { JsonWalker, newWalkerStats, startWithin, type WalkerStats } from './lib/walkers.ts';
 import type { BotSocket } from './lib/ws-bot.ts';
 
 const SECRET = `trades-under-load-${randomUUID()}`;
@@ -49,8 +49,6 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_TRADES_PER_PAIR = 5_000;
 /** Walkers only, trading, walkers only, trading, walkers only. */
 const WINDOWS = 5;
-/** Joining waits longer than a protocol step: 2,000 joins in batches of 50 against a busy server. */
-const JOIN_TIMEOUT_MS = 30_000;
 
 export interface TradesUnderLoadOptions {
   walkers: number;
@@ -114,16 +112,6 @@ export interface TradesUnderLoadFigures {
   perTrade: MarginalFigures;
   pgbench: PgbenchFigures;
   cores: number;
-}
-
-/** Rejects when `promise` has not settled within `ms` (JsonWalker.start has no timeout of its own). */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  const controller = new AbortController();
-  try {
-    return await Promise.race([promise, sleep(ms, undefined, { signal: controller.signal }).then(() => { throw new Error(`${what} timed out`); })]);
-  } finally {
-    controller.abort();
-  }
 }
 
 async function scrape(server: RunningServer): Promise<string> {
@@ -231,9 +219,10 @@ export async function runTradesUnderLoad(options: TradesUnderLoadOptions): Promi
     }, port);
     const walkers = seeds.map((seed) => new JsonWalker(server.wsUrl, seed, grid, stats));
     try {
-      joined = await connectInBatches(walkers, (w) => within(w.start(), JOIN_TIMEOUT_MS, 'joining'), log);
+      const deadlineMs = defaultJoinDeadlineSeconds(walkers.length + pairs.length * 2) * 1000;
+      joined = (await joinPhase(walkers, { start: startWithin, name: (w) => w.name, deadlineMs, log })).joined;
       log(`  ${joined}/${walkers.length} walkers in the world`);
-      sockets.push(...await enterPairs(server.wsUrl, pairs, log, 10));
+      sockets.push(...(await enterPairs(server.wsUrl, pairs, { log, batch: 10, deadlineMs })).sockets);
       const pairsTrading = sockets.filter(Boolean).length;
       log(`  ${pairsTrading}/${pairs.length} pairs in the world; warming up ${options.warmupSeconds ?? 5} s with one trade per pair`);
       await Promise.all([

@@ -60,7 +60,7 @@ describe('ScenarioMeter', () => {
     await sleep(80);
     meter.done(1);
     stop();
-    const summary = meter.summary(1, 1);
+    const summary = meter.summary(1, 1, []);
     assert.equal(summary.operations, 2, 'work after the window is not counted');
     assert.deepEqual(summary.errorsByCode, { BAD: 1 });
     assert.ok(summary.seconds >= 0.1 && summary.seconds < 0.2);

@@ -10,7 +10,8 @@ import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import { TICK_MS } from '../../src/game/ticks.ts';
 import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
-import { connectInBatches, withScenarioServer } from './scenario-server.ts';
+import { withScenarioServer } from './scenario-server.ts';
+import { defaultJoinDeadlineSeconds, joinPhase } from './join-phase.ts';
 import { seedCharacters, type SeededWalker } from './seed.ts';
 import { enterWorld, type BotSocket } from './ws-bot.ts';
 
@@ -85,7 +86,7 @@ function planGatherers(data: GameData, nodes: GatherNode[], clients: number): { 
   return { specs, routes };
 }
 
-export async function runGatherers(options: { clients: number; durationSeconds: number; log: (line: string) => void }): Promise<ScenarioSummary> {
+export async function runGatherers(options: { clients: number; durationSeconds: number; joinDeadlineSeconds?: number; log: (line: string) => void }): Promise<ScenarioSummary> {
   const meter = new ScenarioMeter('gatherers', 'items gathered', 'player:action gather → action:started or refusal');
   let plan: { routes: string[][]; toolCount: number } | undefined;
   return withScenarioServer({
@@ -101,8 +102,9 @@ export async function runGatherers(options: { clients: number; durationSeconds: 
   }, async (server, seeds) => {
     const gatherers: Gatherer[] = seeds.map((seed, i) => ({ seed, route: plan!.routes[i] }));
     const sockets = new Map<Gatherer, BotSocket>();
-    const connected = await connectInBatches(gatherers, async (g) => {
+    const enter = async (g: Gatherer, signal: AbortSignal) => {
       const socket = await enterWorld(server.wsUrl, g.seed);
+      if (signal.aborted) return socket.close();
       socket.onEvent = (event) => {
         if (event.type === 'gather:success') {
           meter.add((event.data.items ?? []).reduce((sum: number, item: { quantity: number }) => sum + item.quantity, 0));
@@ -110,7 +112,11 @@ export async function runGatherers(options: { clients: number; durationSeconds: 
         }
       };
       sockets.set(g, socket);
-    }, options.log);
+    };
+    const { joined: connected, notJoined } = await joinPhase(gatherers, {
+      start: enter, name: (g) => g.seed.name, log: options.log,
+      deadlineMs: (options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients)) * 1000,
+    });
     options.log(`  ${connected}/${gatherers.length} gatherers in the world; gathering for ${options.durationSeconds} s`);
     let cores = NaN;
     try {
@@ -118,7 +124,7 @@ export async function runGatherers(options: { clients: number; durationSeconds: 
     } finally {
       for (const socket of sockets.values()) socket.close();
     }
-    return meter.summary(gatherers.length, connected, cores);
+    return meter.summary(gatherers.length, connected, notJoined, cores);
   });
 }
 

@@ -3,6 +3,16 @@ import fs from 'node:fs';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A process' CPU time so far, in seconds: in its own code (user) and in the kernel on its behalf (system). */
 export function cpuTimes(pid: number): { user: number; system: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -7,7 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
-import { connectInBatches, withScenarioServer } from './scenario-server.ts';
+import { withScenarioServer } from './scenario-server.ts';
+import { defaultJoinDeadlineSeconds, joinPhase } from './join-phase.ts';
 import { freeTiles, seedCharacters, type SeededWalker } from './seed.ts';
 
 interface Poller {
@@ -26,13 +27,13 @@ export function pollRoutes(characterId: string, agentId: string): Array<{ label:
   ];
 }
 
-export async function runRestPollers(options: { clients: number; durationSeconds: number; intervalMs: number; log: (line: string) => void }): Promise<ScenarioSummary> {
+export async function runRestPollers(options: { clients: number; durationSeconds: number; intervalMs: number; joinDeadlineSeconds?: number; log: (line: string) => void }): Promise<ScenarioSummary> {
   const meter = new ScenarioMeter('rest', 'requests', 'request → response read');
   return withScenarioServer({
     seed: (db, data, config, secret) => seedCharacters(db, config, secret, freeTiles(data, options.clients, 11)),
   }, async (server, seeds) => {
     const pollers: Poller[] = seeds.map((seed) => ({ seed }));
-    const registered = await connectInBatches(pollers, async (poller) => {
+    const register = async (poller: Poller, signal: AbortSignal) => {
       const response = await fetch(`${server.baseUrl}/api/agent`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${poller.seed.token}`, 'Content-Type': 'application/json' },
@@ -41,9 +42,14 @@ export async function runRestPollers(options: { clients: number; durationSeconds
       });
       const body = await response.json() as { agent?: { id: string }; token?: string };
       if (response.status !== 201 || !body.agent || !body.token) throw new Error(`agent registration: ${response.status} ${JSON.stringify(body)}`);
+      if (signal.aborted) return;
       poller.agentId = body.agent.id;
       poller.agentToken = body.token;
-    }, options.log);
+    };
+    const { joined: registered, notJoined } = await joinPhase(pollers, {
+      start: register, name: (poller) => poller.seed.name, log: options.log,
+      deadlineMs: (options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients)) * 1000,
+    });
     options.log(`  ${registered}/${pollers.length} agents registered; polling every ${options.intervalMs} ms for ${options.durationSeconds} s`);
     const cores = await meter.measure(server.child.pid!, options.durationSeconds, options.log, (deadline) => Promise.all(pollers.filter((p) => p.agentToken).map(async (poller) => {
       const headers = { Authorization: `Bearer ${poller.agentToken}` };
@@ -67,6 +73,6 @@ export async function runRestPollers(options: { clients: number; durationSeconds
         if (wait > 0) await sleep(Math.min(wait, Math.max(0, deadline - performance.now())));
       }
     })));
-    return meter.summary(pollers.length, registered, cores);
+    return meter.summary(pollers.length, registered, notJoined, cores);
   });
 }

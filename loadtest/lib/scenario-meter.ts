@@ -4,11 +4,14 @@
  */
 import { Samples, round } from './stats.ts';
 import { CpuMeter } from './process-monitor.ts';
+import { describeNotJoined, type NotJoined } from './join-phase.ts';
 
 export interface ScenarioSummary {
   scenario: string;
   clients: number;
   connected: number;
+  /** The bots that never joined (lib/join-phase.ts): how many, by reason, and the first names. */
+  notJoined: ReturnType<typeof describeNotJoined>;
   seconds: number;
   /** The scenario's unit of work (trades, items gathered, requests). */
   operation: string;
@@ -143,12 +146,13 @@ export class ScenarioMeter {
     return () => clearInterval(timer);
   }
 
-  summary(clients: number, connected: number, serverCpuCores?: number): ScenarioSummary {
+  summary(clients: number, connected: number, notJoined: readonly NotJoined[], serverCpuCores?: number): ScenarioSummary {
     const seconds = this.elapsedSeconds;
     return {
       scenario: this.scenario,
       clients,
       connected,
+      notJoined: describeNotJoined(notJoined),
       seconds: round(seconds, 1),
       operation: this.operation,
       operations: this.operations,
@@ -172,6 +176,7 @@ export class ScenarioMeter {
 export function formatSummary(summary: ScenarioSummary): string[] {
   const lines = [
     `${summary.scenario}: ${summary.connected}/${summary.clients} clients, ${summary.seconds} s measured`,
+    ...notJoinedLines(summary.notJoined),
     `  ${summary.operation.padEnd(22)} ${summary.operations} (${summary.perSecond}/s)`,
     `  ${'errors'.padEnd(22)} ${summary.errors}${summary.errors ? `  ${JSON.stringify(summary.errorsByCode)}` : ''}`,
     `  ${'latency p50 / p99'.padEnd(22)} ${summary.latencyP50Ms} / ${summary.latencyP99Ms} ms (${summary.latency})`,
@@ -180,4 +185,11 @@ export function formatSummary(summary: ScenarioSummary): string[] {
   for (const [label, s] of Object.entries(summary.byLabel ?? {})) lines.push(`  ${label.padEnd(40)} ${s.count} · p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms`);
   if (summary.serverCpuCores !== undefined) lines.push(`  ${'server CPU'.padEnd(22)} ${summary.serverCpuCores} cores`);
   return lines;
+}
+
+/** The "never joined" line of a summary, when any bot never joined. */
+export function notJoinedLines(notJoined: ReturnType<typeof describeNotJoined>): string[] {
+  if (notJoined.count === 0) return [];
+  const more = notJoined.count > notJoined.names.length ? ` and ${notJoined.count - notJoined.names.length} more` : '';
+  return [`  ${'never joined'.padEnd(22)} ${notJoined.count} ${JSON.stringify(notJoined.byReason)}: ${notJoined.names.join(', ')}${more}`];
 }

@@ -53,19 +53,3 @@ export async function withScenarioServer<S, R>(options: ScenarioServerOptions<S>
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
-
-/** Runs `start` for every item, `batch` at a time; returns how many succeeded (failures are logged once). */
-export async function connectInBatches<T>(items: T[], start: (item: T) => Promise<void>, log: (line: string) => void, batch = 50): Promise<number> {
-  let ok = 0;
-  let reported = false;
-  for (let i = 0; i < items.length; i += batch) {
-    const results = await Promise.allSettled(items.slice(i, i + batch).map(start));
-    ok += results.filter((r) => r.status === 'fulfilled').length;
-    const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined;
-    if (failed && !reported) {
-      reported = true;
-      log(`  connect failure: ${failed.reason instanceof Error ? failed.reason.message : String(failed.reason)}`);
-    }
-  }
-  return ok;
-}

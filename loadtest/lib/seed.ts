@@ -12,6 +12,8 @@ import type { GameData } from '../../src/manifests/game-data.ts';
 
 export interface SeededWalker {
   characterId: string;
+  /** The character's name (how a run's summary names the bot). */
+  name: string;
   token: string;
   x: number;
   z: number;
@@ -58,11 +60,14 @@ export async function seedWalkers(db: Database, data: GameData, config: Config, 
 export async function seedCharacters(db: Database, config: Pick<Config, 'jwtIssuer' | 'jwtAudience'>, secret: string, specs: CharacterSpec[]): Promise<SeededWalker[]> {
   const tokens = new TokenService({ secret, issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: 4 * 3600 });
   const run = randomUUID().slice(0, 4);
-  const walkers: SeededWalker[] = specs.map((spec) => ({ characterId: randomUUID(), token: '', x: spec.x, z: spec.z }));
+  const walkers: SeededWalker[] = specs.map((spec) => ({ characterId: randomUUID(), name: '', token: '', x: spec.x, z: spec.z }));
   const connection = db.em.getConnection();
   for (let start = 0; start < walkers.length; start += 500) {
     const batch = walkers.slice(start, start + 500);
-    const users = batch.map((walker, i) => ({ accountId: randomUUID(), walker, name: `W${(start + i).toString(36)}${run}` }));
+    const users = batch.map((walker, i) => {
+      walker.name = `W${(start + i).toString(36)}${run}`;
+      return { accountId: randomUUID(), walker, name: walker.name };
+    });
     await connection.execute(
       `insert into users (id, display_name, roles, is_temporary, created_at) values ${users.map(() => `(?, ?, '["player"]', false, now())`).join(', ')}`,
       users.flatMap((u) => [u.accountId, u.name]),

@@ -1,8 +1,13 @@
-/** Starts a server process for a benchmark on a free loopback port and stops it; bounded waits only. */
+/**
+ * Starts a server process for a benchmark on a free loopback port and stops it; bounded waits only. A server
+ * outlives no load tool: it is stopped by `stop()`, by `stopAllServers()` (the tool's own bound or a signal), and
+ * by itself once the tool is gone (orphan-guard.ts, for a tool killed with no chance to clean up).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -38,11 +43,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The servers started and not stopped yet. */
+const running = new Set<RunningServer>();
+
+const ORPHAN_GUARD = `--import=${pathToFileURL(path.join(ROOT, 'loadtest/lib/orphan-guard.ts')).href}`;
+
+/** Stops every server this process started and has not stopped (each within its own bound). */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...running].map((server) => server.stop()));
+}
+
 export async function startServerProcess(args: string[], env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<RunningServer> {
   const spawnedAt = performance.now();
   // The game server starts with the flags `npm start` gives it, before any flag of the benchmark's own.
   const start = args.indexOf('src/start.js');
-  const nodeArgs = start === -1 ? args : [...gameNodeFlags(), ...args];
+  const nodeArgs = [ORPHAN_GUARD, ...(start === -1 ? args : [...gameNodeFlags(), ...args])];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -64,9 +79,10 @@ export async function startServerProcess(args: string[], env: Record<string, str
     throw new Error(`server ${args.join(' ')} did not become healthy`);
   }
   const startedInMs = performance.now() - spawnedAt;
-  return {
+  const server: RunningServer = {
     child, port, baseUrl, wsUrl: `ws://127.0.0.1:${port}`, startedInMs,
     stop: async () => {
+      running.delete(server);
       if (exited) return;
       const done = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -74,6 +90,8 @@ export async function startServerProcess(args: string[], env: Record<string, str
       if (!exited) child.kill('SIGKILL');
     },
   };
+  running.add(server);
+  return server;
 }
 
 /** Reads one sample of a Prometheus series from a /metrics text. */

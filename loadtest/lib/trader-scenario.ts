@@ -8,8 +8,9 @@ import { ScenarioMeter, type ScenarioSummary } from './scenario-meter.ts';
 import { withScenarioServer } from './scenario-server.ts';
 import { Samples, round } from './stats.ts';
 import { enterPairs, seedTradingPairs, trade } from './trading.ts';
+import { defaultJoinDeadlineSeconds } from './join-phase.ts';
 
-export async function runTraders(options: { clients: number; durationSeconds: number; log: (line: string) => void }): Promise<ScenarioSummary> {
+export async function runTraders(options: { clients: number; durationSeconds: number; joinDeadlineSeconds?: number; log: (line: string) => void }): Promise<ScenarioSummary> {
   const pairCount = Math.max(1, Math.floor(options.clients / 2));
   const meter = new ScenarioMeter('traders', 'trades completed', 'tradeRequest → tradeCompleted on both sides');
   const swap = new Samples();
@@ -17,7 +18,8 @@ export async function runTraders(options: { clients: number; durationSeconds: nu
     env: { TRADE_REQUEST_COOLDOWN_MS: '0', WS_MESSAGES_PER_SECOND: '100000', SAVE_INTERVAL: '3600' },
     seed: (db, data, config, secret) => seedTradingPairs(db, data, config, secret, pairCount),
   }, async (server, pairs) => {
-    const sockets = await enterPairs(server.wsUrl, pairs, options.log, 25);
+    const joinDeadlineSeconds = options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients);
+    const { sockets, notJoined } = await enterPairs(server.wsUrl, pairs, { log: options.log, batch: 25, deadlineMs: joinDeadlineSeconds * 1000 });
     const connected = sockets.filter(Boolean).length;
     options.log(`  ${connected}/${pairs.length} pairs in the world; trading for ${options.durationSeconds} s`);
     let cores = NaN;
@@ -41,6 +43,6 @@ export async function runTraders(options: { clients: number; durationSeconds: nu
     }
     meter.figure('swap p50 (ms)', round(swap.p(50), 1));
     meter.figure('swap p99 (ms)', round(swap.p(99), 1));
-    return meter.summary(pairs.length * 2, connected * 2, cores);
+    return meter.summary(pairs.length * 2, connected * 2, notJoined, cores);
   });
 }

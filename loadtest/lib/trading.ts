@@ -7,7 +7,7 @@ import type { Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import type { GameData } from '../../src/manifests/game-data.ts';
 import { freeTiles, seedCharacters, type SeededWalker } from './seed.ts';
-import { connectInBatches } from './scenario-server.ts';
+import { joinPhase, type NotJoined } from './join-phase.ts';
 import { enterWorld, type BotSocket } from './ws-bot.ts';
 
 export interface TradingPair {
@@ -69,17 +69,25 @@ async function completeTrade(a: BotSocket, b: BotSocket, tradeId: string): Promi
   return performance.now() - lastAccept;
 }
 
-/** Brings each pair's two bots into the world over /ws, a batch of pairs at a time; a pair that fails stays empty. */
-export async function enterPairs(wsUrl: string, pairs: TradingPair[], log: (line: string) => void, batch: number): Promise<Array<[BotSocket, BotSocket] | undefined>> {
+/**
+ * Brings each pair's two bots into the world over /ws, a batch of pairs at a time, within the join phase's deadline
+ * (lib/join-phase.ts); a pair that fails or is given up stays empty and is named in `notJoined`.
+ */
+export async function enterPairs(wsUrl: string, pairs: TradingPair[], options: { log: (line: string) => void; batch: number; deadlineMs: number }): Promise<{ sockets: Array<[BotSocket, BotSocket] | undefined>; notJoined: NotJoined[] }> {
   const sockets: Array<[BotSocket, BotSocket] | undefined> = pairs.map(() => undefined);
-  await connectInBatches(pairs.map((pair, i) => ({ pair, i })), async ({ pair, i }) => {
-    const a = await enterWorld(wsUrl, pair.a);
-    try {
-      sockets[i] = [a, await enterWorld(wsUrl, pair.b)];
-    } catch (error) {
-      a.close();
-      throw error;
-    }
-  }, log, batch);
-  return sockets;
+  const { notJoined } = await joinPhase(pairs.map((pair, i) => ({ pair, i })), {
+    ...options,
+    name: ({ pair }) => `${pair.a.name}+${pair.b.name}`,
+    start: async ({ pair, i }, signal) => {
+      const a = await enterWorld(wsUrl, pair.a);
+      try {
+        const b = await enterWorld(wsUrl, pair.b);
+        if (signal.aborted) b.close();
+        else sockets[i] = [a, b];
+      } finally {
+        if (!sockets[i]) a.close();
+      }
+    },
+  });
+  return { sockets, notJoined };
 }

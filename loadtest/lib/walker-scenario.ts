@@ -18,7 +18,8 @@ import { freePort, metricValue, startServerProcess, type RunningServer } from '.
 import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figures.ts';
 import { startProbeProcess, type ProbeFigures } from './probe-process.ts';
 import { round } from './stats.ts';
-import { JsonWalker, newWalkerStats, SdkWalker, type Walker } from './walkers.ts';
+import { JsonWalker, newWalkerStats, SdkWalker, startWithin, type Walker } from './walkers.ts';
+import { defaultJoinDeadlineSeconds, describeNotJoined, joinPhase } from './join-phase.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
 export interface WalkerRunOptions {
@@ -28,6 +29,8 @@ export interface WalkerRunOptions {
   updates?: UpdateEncoding;
   clients: number;
   durationSeconds: number;
+  /** The join phase ends this long after it starts, every walker in or not (default: defaultJoinDeadlineSeconds). */
+  joinDeadlineSeconds?: number;
   warmupSeconds?: number;
   /** Poll /health and /status during the measured window (game server only). */
   probes?: boolean;
@@ -49,6 +52,8 @@ export interface WalkerRunResult {
   server: 'game' | 'bare';
   clients: number;
   joined: number;
+  /** The walkers that never joined (lib/join-phase.ts): how many, by reason, and the first names. */
+  notJoined: ReturnType<typeof describeNotJoined>;
   serverCpuCores: number;
   eventLoopLagP99Ms: number;
   ackP50Ms: number;
@@ -77,12 +82,25 @@ export interface WalkerRunResult {
 }
 
 const SECRET = 'benchmark-secret-not-for-production';
+/** A scrape of a saturated server gives up after this long (the run must end whatever the server does). */
+const SCRAPE_TIMEOUT_MS = 10_000;
 const METRICS_TOKEN = 'benchmark-metrics-token';
 
-/** The server's /metrics text (prom-client's event-loop lag histogram restarts at each scrape). */
-async function scrapeMetrics(server: RunningServer, authorized: boolean): Promise<string> {
-  const response = await fetch(`${server.baseUrl}/metrics`, authorized ? { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } } : {});
-  return response.text();
+/**
+ * The server's /metrics text (prom-client's event-loop lag histogram restarts at each scrape); empty, with a line in
+ * the log, when the server does not answer in time (its figures are then missing, and the run goes on to its end).
+ */
+async function scrapeMetrics(server: RunningServer, authorized: boolean, log: (line: string) => void): Promise<string> {
+  try {
+    const response = await fetch(`${server.baseUrl}/metrics`, {
+      ...(authorized ? { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } } : {}),
+      signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS),
+    });
+    return await response.text();
+  } catch (error) {
+    log(`  /metrics did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    return '';
+  }
 }
 
 /** loadtest/baseline/bare-express.ts on a free port. */
@@ -126,26 +144,24 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
   const game = options.server === 'game';
   let idleLagP99Ms: number | undefined;
   if (game) {
-    await scrapeMetrics(server, true);
+    await scrapeMetrics(server, true, log);
     await sleep(5_000);
-    idleLagP99Ms = lagP99Ms(await scrapeMetrics(server, true));
+    idleLagP99Ms = lagP99Ms(await scrapeMetrics(server, true, log));
   }
   const stats = newWalkerStats();
   const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
     ? new JsonWalker(server.wsUrl, seed, grid, stats, options.updates)
     : new SdkWalker(server.baseUrl, seed, grid, stats, options.updates));
-  let joined = 0;
   try {
-    for (let i = 0; i < walkers.length; i += 50) {
-      const results = await Promise.allSettled(walkers.slice(i, i + 50).map((w) => w.start()));
-      joined += results.filter((r) => r.status === 'fulfilled').length;
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed) log(`  join failure: ${(failed as PromiseRejectedResult).reason}`);
-    }
+    log(`  ${options.server} server: pid ${server.child.pid} on port ${server.port}`);
+    const { joined, notJoined } = await joinPhase(walkers, {
+      start: startWithin, name: (walker) => walker.name, log,
+      deadlineMs: (options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients)) * 1000,
+    });
     log(`  ${joined}/${walkers.length} ${options.kind} walkers in the ${options.server} world; warming up`);
     await sleep((options.warmupSeconds ?? 5) * 1000);
     const cpu = new CpuMeter(server.child.pid!);
-    const metricsBefore = await scrapeMetrics(server, game);
+    const metricsBefore = await scrapeMetrics(server, game, log);
     stats.ack.reset();
     stats.delivery.reset();
     stats.sampledTextBytes = 0;
@@ -167,7 +183,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const [health, status, bareHealth] = (await probes?.stop()) ?? [];
     await bare?.stop();
     ownLag.disable();
-    const metricsAfter = await scrapeMetrics(server, game);
+    const metricsAfter = await scrapeMetrics(server, game, log);
     const lag = lagP99Ms(metricsAfter);
     const rss = rssBytes(server.child.pid!);
     const result: WalkerRunResult = {
@@ -181,6 +197,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       server: options.server,
       clients: options.clients,
       joined,
+      notJoined: describeNotJoined(notJoined),
       serverCpuCores: round(cores, 3),
       eventLoopLagP99Ms: round(lag, 1),
       ackP50Ms: round(stats.ack.p(50), 1),

@@ -35,8 +35,25 @@ export function newWalkerStats(): WalkerStats {
 
 export interface Walker {
   readonly kind: 'json' | 'sdk';
+  /** Its character's name. */
+  readonly name: string;
   start(): Promise<void>;
   stop(): void;
+}
+
+/**
+ * Starts a walker in a join phase (lib/join-phase.ts): one the phase gives up (`signal` aborts) is stopped at once,
+ * and again if its join completes later, so it never walks in a run that did not count it.
+ */
+export async function startWithin(walker: Walker, signal: AbortSignal): Promise<void> {
+  const giveUp = () => walker.stop();
+  signal.addEventListener('abort', giveUp, { once: true });
+  try {
+    await walker.start();
+  } finally {
+    signal.removeEventListener('abort', giveUp);
+  }
+  if (signal.aborted) walker.stop();
 }
 
 /** What a bot reads of a world:update's data (entities are read field by field). */
@@ -63,6 +80,10 @@ abstract class BaseWalker implements Walker {
   }
 
   abstract start(): Promise<void>;
+
+  get name(): string {
+    return this.seed.name;
+  }
 
   /** The bot's own handle in compact frames (from the snapshot that added it). */
   protected handle: number | undefined;
