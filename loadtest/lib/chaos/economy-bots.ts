@@ -45,6 +45,10 @@ export class ClusterBot extends Bot {
     return super.online(ctx) && !this.outOfWorld;
   }
 
+  protected override entryFailed(what: string): void {
+    this.lastProblem = `${what} (entered through ${this.enteredThrough ?? '?'}, world ${String(this.world ?? '?')})`;
+  }
+
   protected override observe(e: SoakEvent): void {
     super.observe(e);
     if (e.type === 'world:joined') this.outOfWorld = false;
@@ -60,6 +64,6 @@ export class ClusterBot extends Bot {
 export function clusterSoakContext(opTimeoutMs: number): SoakContext {
   return {
     target: { wsUrl: null, generation: 0 }, stopAt: 0, opTimeoutMs,
-    acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, violations: [],
+    acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0, violations: [],
   };
 }

@@ -18,6 +18,8 @@ export interface ChaosReport {
   timeouts: number;
   entries: number;
   reconnects: number;
+  /** Trader rounds with nothing to move (soak/bots.ts `emptyHanded`): a bank read instead. */
+  emptyHanded: number;
   sessions: SessionStats;
   statusPolls: number;
   pollsWithTwoLive: number;
@@ -28,6 +30,8 @@ export interface ChaosReport {
   slowestRecoveryMs: number;
   /** The slowest fresh entry of a character once the bots had left. */
   reentrySlowestMs: number;
+  /** The harness' longest event-loop pause during the run (its bots' timers ran that late). */
+  harnessLongestPauseMs: number;
   characters: number;
   recovered: number;
   botsTotal: number;
@@ -49,12 +53,13 @@ export function formatReport(r: ChaosReport): string {
     `  process restarts: ${r.restarts}`,
     `  operations acknowledged: ${r.acknowledged} — ${list(r.acked)}`,
     `  refused (state unchanged): ${list(r.refused)}`,
-    `  timeouts ${r.timeouts}, entries ${r.entries} (+ ${r.reconnects} economy reconnects)`,
-    `  sessions abandoned and probed: ${r.sessions.ghosts} (they answered ${r.sessions.ghostAnswers} probes); sessions closed by a server, by code: ${list(r.sessions.closeCodes)}`,
+    `  timeouts ${r.timeouts}, entries ${r.entries} (+ ${r.reconnects} economy reconnects); trader rounds with nothing left to move (a bank read instead): ${r.emptyHanded}`,
+    `  sessions abandoned and probed: ${r.sessions.ghosts} (they answered ${r.sessions.ghostAnswers} probes; ${r.sessions.actedAfterNewerGone} acted after their new session had gone, ${r.sessions.twoAtOnce} while it still acted); sessions closed by a server, by code: ${list(r.sessions.closeCodes)}`,
     `  checker: ${r.statusPolls} /status polls of every process (${r.pollsWithTwoLive} saw a world live on two), ${r.ledgerChecks} ledger checks during the run, and the final SQL checks`,
     `  trades: ${r.tradesAcknowledged} acknowledged, ${r.tradesInAudit} completed in trade_audit; shop operations in flight at a failure and found applied: ${r.shopInFlightApplied}`,
     `  after the last fault: ${r.recovered} of ${r.botsTotal} bots had an operation acknowledged, the slowest after ${(r.slowestRecoveryMs / 1000).toFixed(1)} s (bound ${r.recoveryBoundSeconds} s)`,
     `  fresh entry of each of the ${r.characters} characters after the bots left: the slowest took ${(r.reentrySlowestMs / 1000).toFixed(1)} s (bound ${r.boundSeconds} s)`,
+    `  the harness' own event loop: longest pause ${(r.harnessLongestPauseMs / 1000).toFixed(1)} s`,
     `  violations: ${violations === 0 ? 'none' : violations}`,
   ];
   for (const v of r.violations) {

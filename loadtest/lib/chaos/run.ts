@@ -26,7 +26,11 @@ import type { ChaosReport } from './report.ts';
 import { sdkBankerLoop, type SdkBanker } from './sdk-banker.ts';
 import { StatusWatch } from './status-watch.ts';
 import { Violations } from './violations.ts';
+import { worldCensus } from './world-census.ts';
 import { wsWitnessLoop, type WsWitness } from './ws-witness.ts';
+
+/** The servers' Redis key prefix (the census reads their room listings under it). */
+const KEY_PREFIX = 'chaos:';
 
 export interface ChaosOptions {
   faults: FaultOptions;
@@ -112,7 +116,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     cluster = new Cluster({
       size: 3, databasePort: Number(databaseUrl.port || 5432), databaseName: databaseUrl.pathname.slice(1), redisPort: redis.port, logDir: dir,
       env: {
-        JWT_SECRET: SECRET, LOG_LEVEL: 'warn', CLUSTER_KEY_PREFIX: 'chaos:', RATE_LIMIT_KEY_PREFIX: 'chaos-rl',
+        JWT_SECRET: SECRET, LOG_LEVEL: 'warn', CLUSTER_KEY_PREFIX: KEY_PREFIX, RATE_LIMIT_KEY_PREFIX: 'chaos-rl',
         WS_MESSAGES_PER_SECOND: '1000', TRADE_REQUEST_COOLDOWN_MS: '0',
         GROUND_ITEM_PRIVATE_SECONDS: '86400', GROUND_ITEM_PUBLIC_SECONDS: '86400',
         WORLDS_MIN: String(options.worlds), WORLD_LEASE_SECONDS: String(options.leaseSeconds),
@@ -124,7 +128,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`chaos: ${cluster.nodes.map((n) => `${n.name} on ${n.port} (internal ${n.links.inbound.port})`).join(', ')}`);
 
     // The bots.
-    const stats: ChaosStats = { acked: {}, refused: {}, timeouts: 0, entries: 0, sessions: { ghosts: 0, ghostAnswers: 0, closeCodes: {} } };
+    const stats: ChaosStats = { acked: {}, refused: {}, timeouts: 0, entries: 0, sessions: { ghosts: 0, ghostAnswers: 0, actedAfterNewerGone: 0, twoAtOnce: 0, closeCodes: {} } };
     let stopAt = Number.POSITIVE_INFINITY;
     const env: BotEnv = {
       reachable: () => cluster!.reachable(), worlds: options.worlds, stopAt: () => stopAt,
@@ -177,6 +181,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const injector = new FaultInjector(cluster, redis, rnd, options.faults);
     injector.log = log;
     const acknowledged = () => Object.values(stats.acked).reduce((a, b) => a + b, 0) + Object.values(soakCtx.acked).reduce((a, b) => a + b, 0);
+    // The harness' own event loop: a long pause (a bot loop that spun without waiting) times out every wait in
+    // flight at once, which the checks would read as the servers' doing.
+    const harnessPause = { longestMs: 0, last: Date.now() };
+    const heartbeat = setInterval(() => {
+      harnessPause.longestMs = Math.max(harnessPause.longestMs, Date.now() - harnessPause.last - 100);
+      harnessPause.last = Date.now();
+    }, 100);
+    heartbeat.unref();
     const progress = setInterval(() => log(`  t=${Math.round((Date.now() - started) / 1000)} s: ${acknowledged()} operations acknowledged, faults ${JSON.stringify(injector.counts())}, violations ${violations.total}`), 10_000);
 
     // Warm-up, then the faults.
@@ -197,8 +209,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // Recovery: the first acknowledgement of every bot after the last fault ended.
     const recoveredIn = new Map<string, number>();
     const watchUntil = lastFaultEnded + recoveryBoundMs + 10_000;
+    let censusTaken = false;
     for (let i = 0; i < 10_000 && Date.now() < watchUntil && recoveredIn.size < everyBot.length; i++) {
       for (const bot of everyBot) if (!recoveredIn.has(bot.name) && bot.lastAck() > lastFaultEnded) recoveredIn.set(bot.name, bot.lastAck() - lastFaultEnded);
+      if (!censusTaken && Date.now() > lastFaultEnded + recoveryBoundMs) {
+        // Bots still out past the bound: where the worlds are, while it is still wrong.
+        censusTaken = true;
+        log(`chaos: ${everyBot.length - recoveredIn.size} bots not back ${recoveryBoundMs / 1000} s after the last fault; where the worlds are:`);
+        const rows = () => db!.em.fork().execute<Array<{ number: number; epoch: string; process_id: string; room_id: string; live: boolean }>>(
+          'select number, epoch, process_id, room_id, lease_until > clock_timestamp() as live from worlds order by number');
+        for (const line of await worldCensus(cluster.nodes, rows, redis.port, KEY_PREFIX)) log(line);
+      }
       await sleep(100);
     }
     for (const bot of everyBot) {
@@ -212,6 +233,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     soakCtx.stopAt = Date.now();
     await Promise.race([Promise.all(loops), sleep(OP_TIMEOUT_MS * 3 + 10_000)]);
     clearInterval(progress);
+    clearInterval(heartbeat);
     // Every player can enter again: one fresh entry (and leave) per character, within the bound.
     await sleep(1_000);
     // What each process' way to Redis looks like now (a run once ended with every process' Redis commands failing).
@@ -247,7 +269,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       leaseSeconds: options.leaseSeconds, boundSeconds: boundMs / 1000, recoveryBoundSeconds: recoveryBoundMs / 1000,
       faults: counts, faultExamples: injector.records.slice(0, 3).map((r) => `${r.kind}: ${r.detail}`),
       acked, refused, acknowledged: Object.values(acked).reduce((a, b) => a + b, 0),
-      timeouts: stats.timeouts + soakCtx.timeouts, entries: stats.entries, reconnects: soakCtx.reconnects,
+      timeouts: stats.timeouts + soakCtx.timeouts, entries: stats.entries, reconnects: soakCtx.reconnects, emptyHanded: soakCtx.emptyHanded, harnessLongestPauseMs: harnessPause.longestMs,
       sessions: stats.sessions, statusPolls: statusWatch.polls, pollsWithTwoLive: statusWatch.pollsWithTwoLive, ledgerChecks,
       tradesAcknowledged: soakCtx.trades.size, tradesInAudit: final.tradesInAudit, shopInFlightApplied: final.shopInFlightApplied,
       slowestRecoveryMs: Math.max(0, ...recoveredIn.values()), reentrySlowestMs, characters: seeded.length, recovered: recoveredIn.size, botsTotal: everyBot.length,

@@ -1,9 +1,13 @@
 /**
  * The "two sessions" check. A bot whose session stops answering does not close it: it keeps the old socket (or SDK
  * room) open as a *ghost*, keeps probing it with `player:move` once a second, and enters again through another
- * process. Once the new session has joined, a `player:path` the ghost answers to a move sent after that join is a
- * violation: one character answering in two sessions. A ghost is let go when the server closes it (its close code
- * is counted: 4012 is the documented "world lost") or a minute after it was superseded.
+ * process. Two sessions of one character acting at the same time is a violation, shown by their answers: the ghost
+ * answers `player:path` to a move sent after the new session joined (so it acted after that join), and the new
+ * session answers a move sent after that answer (so it still acted after the ghost did). A new session that joined
+ * and then went away before the ghost acted (closed by the server, its world lost) is not a second session at once:
+ * the character is in one world at each instant, which is the property (a hop the ghost asked for can be carried out
+ * once its stalled process wakes, when the new session's world is already gone). A ghost is let go when the server
+ * closes it (its close code is counted: 4012 is the documented "world lost") or a minute after it was superseded.
  */
 import type { Violations } from './violations.ts';
 
@@ -48,9 +52,10 @@ const MAX_GHOSTS = 4;
 interface Ghost {
   session: ProbedSession;
   abandonedAt: number;
-  supersededAt: number | null;
-  supersededBy: string | null;
-  reported: boolean;
+  /** The session that superseded it (from its join on). */
+  newer: ProbedSession | null;
+  /** It answered a move sent after the new session joined (a suspect, below). */
+  acted: boolean;
   steps: number;
   lastAnswerAt: number;
 }
@@ -58,6 +63,10 @@ interface Ghost {
 export interface SessionStats {
   ghosts: number;
   ghostAnswers: number;
+  /** Ghosts that acted after their new session joined, when the new one had gone by then (not a violation). */
+  actedAfterNewerGone: number;
+  /** Ghosts that acted while their new session still did (each a violation). */
+  twoAtOnce: number;
   closeCodes: Record<string, number>;
 }
 
@@ -66,6 +75,11 @@ export class SessionWatch {
   private readonly violations: Violations;
   private readonly stats: SessionStats;
   private ghosts: Ghost[] = [];
+  /**
+   * Ghosts that acted after their new session joined: a violation once the new session answers a move sent after
+   * that (kept a minute, whether or not the ghost is still open).
+   */
+  private suspects: Array<{ newer: ProbedSession; actedAt: number; what: string }> = [];
 
   constructor(character: string, violations: Violations, stats: SessionStats) {
     this.character = character;
@@ -77,31 +91,37 @@ export class SessionWatch {
   abandon(session: ProbedSession): void {
     if (!session.isOpen()) return;
     this.stats.ghosts++;
-    this.ghosts.push({ session, abandonedAt: Date.now(), supersededAt: null, supersededBy: null, reported: false, steps: 0, lastAnswerAt: 0 });
+    this.ghosts.push({ session, abandonedAt: Date.now(), newer: null, acted: false, steps: 0, lastAnswerAt: 0 });
     while (this.ghosts.length > MAX_GHOSTS) this.ghosts.shift()!.session.close();
   }
 
   /** A new session of the character joined: every ghost not yet superseded is from now on. */
   joined(session: ProbedSession): void {
-    for (const ghost of this.ghosts) {
-      if (ghost.supersededAt !== null) continue;
-      ghost.supersededAt = session.enteredAt;
-      ghost.supersededBy = session.label;
-    }
+    for (const ghost of this.ghosts) ghost.newer ??= session;
   }
 
   /** A session answered a `player:move` with `player:path` (for a ghost: proof that it acts for the character). */
   answered(session: ProbedSession, at = Date.now()): void {
     session.moves.answers++;
+    this.suspects = this.suspects.filter((suspect) => {
+      if (suspect.newer !== session || !session.moves.answeredMoveAfter(suspect.actedAt)) return true;
+      this.stats.twoAtOnce++;
+      this.violations.add('two-sessions', `${this.character}: ${suspect.what}, and the new session answered a move sent after that, at ${clock(at)}`);
+      return false;
+    });
     const ghost = this.ghosts.find((g) => g.session === session);
     if (!ghost) return;
     this.stats.ghostAnswers++;
     ghost.lastAnswerAt = at;
-    if (ghost.supersededAt === null || at <= ghost.supersededAt + GRACE_MS || ghost.reported) return;
+    const newer = ghost.newer;
+    if (newer === null || at <= newer.enteredAt + GRACE_MS || ghost.acted) return;
     // Only an answer to a move sent after the new session joined proves the old one acted after it.
-    if (!session.moves.answeredMoveAfter(ghost.supersededAt)) return;
-    ghost.reported = true;
-    this.violations.add('two-sessions', `${this.character}: old session (${session.label}, entered ${clock(session.enteredAt)}) answered player:path at ${clock(at)}, ${((at - ghost.supersededAt) / 1000).toFixed(1)} s after the new session (${ghost.supersededBy}) joined`);
+    if (!session.moves.answeredMoveAfter(newer.enteredAt)) return;
+    ghost.acted = true;
+    this.suspects.push({
+      newer, actedAt: at,
+      what: `old session (${session.label}, entered ${clock(session.enteredAt)}) answered player:path at ${clock(at)}, ${((at - newer.enteredAt) / 1000).toFixed(1)} s after the new session (${newer.label}) joined`,
+    });
   }
 
   /**
@@ -109,7 +129,7 @@ export class SessionWatch {
    * new entry would be refused ALREADY_ONLINE while it lives). Undefined when there is none.
    */
   revive(): ProbedSession | undefined {
-    const index = this.ghosts.findIndex((g) => g.supersededAt === null && g.lastAnswerAt > g.abandonedAt && g.session.isOpen());
+    const index = this.ghosts.findIndex((g) => g.newer === null && g.lastAnswerAt > g.abandonedAt && g.session.isOpen());
     if (index === -1) return undefined;
     return this.ghosts.splice(index, 1)[0].session;
   }
@@ -121,9 +141,14 @@ export class SessionWatch {
 
   /** Probes every ghost (once a second from the bot's loop) and lets go of the closed and the old ones. */
   tick(now = Date.now()): void {
+    this.suspects = this.suspects.filter((suspect) => {
+      if (now - suspect.actedAt <= GHOST_TTL_MS) return true;
+      this.stats.actedAfterNewerGone++;
+      return false;
+    });
     this.ghosts = this.ghosts.filter((ghost) => {
       if (!ghost.session.isOpen()) return false;
-      if (ghost.supersededAt !== null && now - ghost.supersededAt > GHOST_TTL_MS) {
+      if (ghost.newer !== null && now - ghost.newer.enteredAt > GHOST_TTL_MS) {
         ghost.session.close();
         return false;
       }
@@ -136,6 +161,8 @@ export class SessionWatch {
   closeAll(): void {
     for (const ghost of this.ghosts) ghost.session.close();
     this.ghosts = [];
+    this.stats.actedAfterNewerGone += this.suspects.length;
+    this.suspects = [];
   }
 }
 

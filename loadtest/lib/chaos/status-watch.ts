@@ -14,7 +14,8 @@ import type { Violations } from './violations.ts';
 
 interface StatusWorld { world: number; players: number; epoch?: number; lease?: string }
 
-async function statusOf(node: ServerNode): Promise<StatusWorld[] | undefined> {
+/** The worlds a process' /status lists; undefined when it does not answer within 1.5 s. */
+export async function statusOf(node: ServerNode): Promise<StatusWorld[] | undefined> {
   try {
     const response = await fetch(`${node.baseUrl}/status`, { signal: AbortSignal.timeout(1_500) });
     return ((await response.json()) as { worlds?: StatusWorld[] }).worlds;

@@ -5,21 +5,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { processAlive } from '../process-monitor.ts';
 
 const [harness, listFile] = process.argv.slice(2);
 const until = Date.now() + 48 * 3600_000;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const timer = setInterval(() => {
-  if (alive(Number(harness)) && Date.now() < until) return;
+  if (processAlive(Number(harness)) && Date.now() < until) return;
   clearInterval(timer);
   let list: { groups: number[]; lastResort: string[][] } = { groups: [], lastResort: [] };
   try {

@@ -10,13 +10,13 @@ import { askForMyWorld, bump, pickEntry, Refused, type BotEnv, type ChaosCharact
 import { MoveLedger, SessionWatch, type ProbedSession } from './sessions.ts';
 
 class WsSession implements ProbedSession {
-  readonly label: string;
   readonly enteredAt = Date.now();
   readonly moves = new MoveLedger();
   readonly socket: SoakSocket;
   readonly entry: string;
   private readonly home: { x: number; z: number };
   world: number;
+  private readonly enteredWorld: number;
   /** Closed by the bot itself (its close code says nothing about the server). */
   closedByBot = false;
   /** Out of its world though the socket is open (`world:left` unasked, or `NOT_IN_WORLD`): the bot enters again. */
@@ -27,7 +27,12 @@ class WsSession implements ProbedSession {
     this.entry = entry;
     this.world = world;
     this.home = home;
-    this.label = `/ws via ${entry}, world ${world}`;
+    this.enteredWorld = world;
+  }
+
+  /** Where it entered, and the world it is in now when it has moved since (a hop, or a hop the server completed late). */
+  get label(): string {
+    return `/ws via ${this.entry}, world ${this.enteredWorld}${this.world !== this.enteredWorld ? `, now world ${this.world}` : ''}`;
   }
 
   probe(step: number): void {
@@ -95,7 +100,10 @@ async function enter(w: WsWitness, env: BotEnv, watch: SessionWatch, rnd: () => 
     socket.onEvent = (event) => {
       if (event.type === 'player:path') watch.answered(session);
       if (event.type === 'world:left' || (event.type === 'error' && event.data?.code === 'NOT_IN_WORLD')) session.outOfWorld = true;
-      if (event.type === 'world:joined') session.outOfWorld = false;
+      if (event.type === 'world:joined') {
+        session.outOfWorld = false;
+        if (typeof event.data?.world === 'number') session.world = event.data.world;
+      }
     };
     socket.socket.on('close', (code) => {
       if (!session.closedByBot) watch.closed(code);

@@ -38,6 +38,11 @@ export interface SoakContext {
   trades: Map<string, AckedTrade>;
   reconnects: number;
   timeouts: number;
+  /**
+   * Trader rounds in which a bot had nothing to move (inventory and bank empty, no ground item of its own in view:
+   * its drops expired while it was away) and read its bank instead.
+   */
+  emptyHanded: number;
   violations: string[];
 }
 
@@ -108,7 +113,8 @@ export class Bot {
   async disconnect(): Promise<void> {
     const s = this.socket;
     this.socket = null;
-    if (!s || s.isClosed) return;
+    if (!s) return;
+    if (s.isClosed) return s.close();
     try {
       const from = s.mark();
       s.send('world:leave', {});
@@ -129,10 +135,17 @@ export class Bot {
     return { token: this.token, characterId: this.id };
   }
 
-  /** Enters the world on the running server (a fresh world:enter); retries while it is down; false at the end. */
+  /** What went wrong with an entry attempt (the chaos bots keep the last one for their report). */
+  protected entryFailed(_what: string): void {}
+
+  /**
+   * Enters the world on the running server (a fresh world:enter); retries while it is down; false at the end (the
+   * soak's end, or 1,000 attempts: the caller's loop tries again while the soak runs).
+   */
   async connect(ctx: SoakContext, graceMs: number): Promise<boolean> {
     const deadline = ctx.stopAt + graceMs;
-    for (let attempt = 0; attempt < 1_000 && Date.now() < deadline; attempt++) {
+    let attempt = 0;
+    for (; attempt < 1_000 && Date.now() < deadline; attempt++) {
       const wsUrl = this.entryUrl(ctx);
       const { generation } = ctx.target;
       if (!wsUrl) {
@@ -156,12 +169,15 @@ export class Bot {
           return true;
         }
         s.close();
+        if (e.type === 'authResult') this.entryFailed(`authenticate refused ${String(e.data?.error?.code)}`);
         await sleep(e.data?.code === 'ALREADY_ONLINE' ? 500 : 200);
-      } catch {
+      } catch (error) {
         s?.close();
+        this.entryFailed(`entry failed: ${error instanceof Error ? error.message : String(error)}`);
         await sleep(200);
       }
     }
+    if (Date.now() < deadline) this.entryFailed(`gave up entering after ${attempt} attempts in a row (retrying)`);
     return false;
   }
 
@@ -200,10 +216,19 @@ function ack(ctx: SoakContext, bot: Bot, kind: string): void {
   bump(ctx.ackedByGeneration, bot.generation);
 }
 
-/** One bank or ground operation of a trader. */
+/**
+ * One bank or ground operation of a trader. A trader with nothing to move reads its bank instead: every round
+ * waits on the server, so a pair that has lost its goods (its drops expired while its world was away) neither spins
+ * on the harness' event loop nor goes quiet (an answered read still shows its world answering).
+ */
 async function soloOp(bot: Bot, ctx: SoakContext, rnd: () => number): Promise<void> {
   const T = ctx.opTimeoutMs;
   try {
+    if (bot.filledSlots().length === 0 && bot.ground.size === 0 && (bot.bank === null || bot.bank.length === 0)) {
+      ctx.emptyHanded++;
+      await bot.request('bank:open', {}, (e) => e.type === 'bank:state', T);
+      return;
+    }
     if (rnd() < 0.5) {
       if (bot.bank === null) await bot.request('bank:open', {}, (e) => e.type === 'bank:state', T);
       const slots = bot.filledSlots();
@@ -219,7 +244,13 @@ async function soloOp(bot: Bot, ctx: SoakContext, rnd: () => number): Promise<vo
       }
     } else if (bot.ground.size > 0 && rnd() < 0.6) {
       const groundItemId = pick(rnd, [...bot.ground]);
-      await bot.request('groundItem:pickup', { groundItemId }, (e) => e.type === 'groundItem:pickedUp' && e.data.groundItemId === groundItemId, T);
+      try {
+        await bot.request('groundItem:pickup', { groundItemId }, (e) => e.type === 'groundItem:pickedUp' && e.data.groundItemId === groundItemId, T);
+      } catch (error) {
+        // Gone (picked up by a request whose answer was lost): forget that item only; the others still lie there.
+        if (error instanceof Refused && (error.code === 'NOT_FOUND' || error.code === 'EXPIRED')) bot.ground.delete(groundItemId);
+        throw error;
+      }
       ack(ctx, bot, 'groundItem:pickup');
     } else {
       const slots = bot.filledSlots();
@@ -231,7 +262,6 @@ async function soloOp(bot: Bot, ctx: SoakContext, rnd: () => number): Promise<vo
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     bump(ctx.refused, error.code);
-    if (error.code === 'NOT_FOUND' || error.code === 'EXPIRED') bot.ground.clear();
   }
 }
 
@@ -357,7 +387,8 @@ async function ensureOnline(bots: Bot[], ctx: SoakContext, graceMs: number): Pro
 /** A pair of traders until the end of the soak. */
 export async function traderPairLoop(a: Bot, b: Bot, ctx: SoakContext, rnd: () => number): Promise<void> {
   for (let round = 0; round < 1_000_000 && Date.now() < ctx.stopAt; round++) {
-    if (!(await ensureOnline([a, b], ctx, 0))) break;
+    // Not in after many attempts: try again while the soak runs (the loop's bounds end it).
+    if (!(await ensureOnline([a, b], ctx, 0))) continue;
     try {
       await settle(await Promise.allSettled([soloOp(a, ctx, rnd), soloOp(b, ctx, rnd)]));
       if (Date.now() >= ctx.stopAt) break;
@@ -410,7 +441,7 @@ export async function shopperLoop(state: ShopperState, ctx: SoakContext, rnd: ()
     await sleep(5); // leave the server's CPU mostly to the traders
     if (!bot.online(ctx)) {
       await bot.disconnect();
-      if (!(await bot.connect(ctx, 0))) break;
+      if (!(await bot.connect(ctx, 0))) continue;
       ctx.reconnects++;
       reconcile(state, ctx);
       prices = new Map();

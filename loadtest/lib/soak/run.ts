@@ -48,6 +48,8 @@ export interface SoakReport {
   ackedByGeneration: Record<number, number>;
   reconnects: number;
   timeouts: number;
+  /** Trader rounds with nothing to move (bots.ts `emptyHanded`). */
+  emptyHanded: number;
   tradesAcknowledged: number;
   tradesCompletedInAudit: number;
   tradesCompletedUnacknowledged: number;
@@ -158,7 +160,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const port = await freePort();
     const ctx: SoakContext = {
       target: { wsUrl: null, generation: 0 }, stopAt: 0, opTimeoutMs: 10_000,
-      acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, violations,
+      acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0, violations,
     };
     server = spawnServer(env, port);
     await waitHealthy(server, port, 60_000);
@@ -281,7 +283,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       report = {
         database: databaseUrl ? 'postgresql' : 'pglite', durationMs: Date.now() - started,
         traders: traderIds.length, shoppers: shopperIds.length, crashes, restarts,
-        acked: ctx.acked, refused: ctx.refused, ackedByGeneration: ctx.ackedByGeneration, reconnects: ctx.reconnects, timeouts: ctx.timeouts,
+        acked: ctx.acked, refused: ctx.refused, ackedByGeneration: ctx.ackedByGeneration, reconnects: ctx.reconnects, timeouts: ctx.timeouts, emptyHanded: ctx.emptyHanded,
         tradesAcknowledged: ctx.trades.size, tradesCompletedInAudit: completed.length,
         tradesCompletedUnacknowledged: completed.filter((r) => !acknowledged.has(r.id)).length,
         shopInFlightApplied,
@@ -307,7 +309,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 export function formatReport(r: SoakReport): string {
   const lines = [
     `economy soak on ${r.database}: ${Math.round(r.durationMs / 1000)} s, ${r.traders} traders (${r.traders / 2} pairs), ${r.shoppers} shoppers`,
-    `  crashes (kill -9): ${r.crashes}, restarts: ${r.restarts}, reconnects: ${r.reconnects}, timeouts: ${r.timeouts}`,
+    `  crashes (kill -9): ${r.crashes}, restarts: ${r.restarts}, reconnects: ${r.reconnects}, timeouts: ${r.timeouts}, trader rounds with nothing to move: ${r.emptyHanded}`,
     `  acknowledged: ${Object.entries(r.acked).map(([k, n]) => `${k} ${n}`).join(', ')}`,
     `  acknowledged per server run: ${Object.entries(r.ackedByGeneration).map(([g, n]) => `#${g} ${n}`).join(', ')}`,
     `  refused (state unchanged): ${Object.entries(r.refused).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,

@@ -24,7 +24,7 @@ export class SoakSocket {
   private base = 0;
   private events: SoakEvent[] = [];
   private wakers = new Set<() => void>();
-  isClosed = false;
+  private closed = false;
   /** Called for every event (the bots keep their view of inventory, bank and ground items up to date). */
   onEvent: (event: SoakEvent) => void = () => undefined;
 
@@ -47,7 +47,7 @@ export class SoakSocket {
       this.wake();
     });
     socket.on('close', () => {
-      this.isClosed = true;
+      this.closed = true;
       this.wake();
     });
     socket.on('error', () => undefined);
@@ -67,13 +67,22 @@ export class SoakSocket {
     });
   }
 
+  /**
+   * Nothing more can be sent: the socket closed, or its close handshake began. A socket stays CLOSING until the
+   * server ends the connection — up to 30 s when the server's process is stopped right after its close frame — and
+   * a bot that saw it as open then failed every send at once, in a loop that never waited.
+   */
+  get isClosed(): boolean {
+    return this.closed || this.socket.readyState !== WebSocket.OPEN;
+  }
+
   /** Cursor: waits started from it see only events received afterwards. */
   mark(): number {
     return this.base + this.events.length;
   }
 
   send(type: string, data: unknown = {}): void {
-    if (this.isClosed || this.socket.readyState !== WebSocket.OPEN) throw new SocketClosed('socket closed');
+    if (this.isClosed) throw new SocketClosed('socket closed');
     this.socket.send(JSON.stringify({ type, data }));
   }
 
