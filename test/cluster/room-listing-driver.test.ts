@@ -66,6 +66,25 @@ describe('the room listings driver, when Redis goes away and comes back', functi
     assert.equal(await worldsAfterAnOutage(RoomListingDriver), 'room-RoomListingDriver');
   });
 
+  it('a removal while Redis cannot be reached does not reject, and the listing is gone once Redis answers', async () => {
+    // Colyseus calls remove() without waiting for it: Colyseus' own driver rejected here, an unhandled rejection.
+    const driver = throughLink(RoomListingDriver);
+    const roomId = 'room-removed-late';
+    await driver.persist(initializeRoomCache({ name: 'trade', roomId, processId: 'p1' }));
+    await link!.cut('drop');
+    try {
+      assert.equal(await driver.remove(roomId), false, 'not removed yet, and no rejection');
+    } finally {
+      await link!.heal();
+    }
+    let listed = true;
+    for (let i = 0; i < 50 && listed; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      listed = (await driver.query({ name: 'trade' }).catch(() => [{ roomId }])).some((room) => room.roomId === roomId);
+    }
+    assert.equal(listed, false, 'the listing is removed once Redis answers again');
+  });
+
   it('the driver it fixes still has the flaw (when this fails, the fix may no longer be needed)', async () => {
     assert.match(await worldsAfterAnOutage(RedisDriver), /^still failing/);
   });
