@@ -146,7 +146,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const character = (s: { characterId: string; name: string; accountId: string }, home: { x: number; z: number }, friends: string[]): ChaosCharacter =>
       ({ id: s.characterId, name: s.name, accountId: s.accountId, token: tokenOf(s.accountId), home, friends });
     const walkers: WsWitness[] = walkersSeed.map((s) => ({
-      me: character(s, WALKERS_AT, walkersSeed.filter((o) => o !== s).map((o) => o.characterId)), lastAckAt: 0, lastProblem: '',
+      me: character(s, WALKERS_AT, walkersSeed.filter((o) => o !== s).map((o) => o.characterId)), lastAckAt: 0, lastProblem: '', trail: [],
     }));
     const bankers: SdkBanker[] = bankersSeed.map((s) => ({ me: character(s, AT_BANK, []), lastAckAt: 0, inventory: [], bank: null, bankUncertain: false, lastProblem: '' }));
     const seedOf = () => Math.floor(rnd() * 2 ** 31);
@@ -155,10 +155,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const s of shoppers) loops.push(shopperLoop(s, soakCtx, seededRandom(seedOf())));
     for (const w of walkers) loops.push(wsWitnessLoop(w, env, seededRandom(seedOf())));
     for (const b of bankers) loops.push(sdkBankerLoop(b, env, seededRandom(seedOf())));
-    const everyBot = [
+    const everyBot: Array<{ name: string; lastAck(): number; problem(): string; trail?(): string[] }> = [
       ...traders.map((b) => ({ name: `trader ${b.me.name}`, lastAck: () => b.lastAckAt, problem: () => b.lastProblem })),
       ...shopperBots.map((b) => ({ name: `shopper ${b.me.name}`, lastAck: () => b.lastAckAt, problem: () => b.lastProblem })),
-      ...walkers.map((w) => ({ name: `/ws walker ${w.me.name}`, lastAck: () => w.lastAckAt, problem: () => w.lastProblem })),
+      ...walkers.map((w) => ({ name: `/ws walker ${w.me.name}`, lastAck: () => w.lastAckAt, problem: () => w.lastProblem, trail: () => w.trail })),
       ...bankers.map((b) => ({ name: `SDK banker ${b.me.name}`, lastAck: () => b.lastAckAt, problem: () => b.lastProblem })),
     ];
 
@@ -204,7 +204,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // A bot notices a dead session only when an operation goes unanswered (OP_TIMEOUT_MS), and the soak's bots wait
     // up to 3 s for their leave before entering again: a bot's own recovery gets that on top of the contract's bound.
     const recoveryBoundMs = boundMs + OP_TIMEOUT_MS + 3_000;
-    log(`chaos: the last fault ended; every bot must have an operation acknowledged within ${recoveryBoundMs / 1000} s, every character enter again within ${boundMs / 1000} s`);
+    log(`chaos: the last fault ended at ${new Date(lastFaultEnded).toISOString().slice(11, 23)}; every bot must have an operation acknowledged within ${recoveryBoundMs / 1000} s, every character enter again within ${boundMs / 1000} s`);
 
     // Recovery: the first acknowledgement of every bot after the last fault ended.
     const recoveredIn = new Map<string, number>();
@@ -219,13 +219,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const rows = () => db!.em.fork().execute<Array<{ number: number; epoch: string; process_id: string; room_id: string; live: boolean }>>(
           'select number, epoch, process_id, room_id, lease_until > clock_timestamp() as live from worlds order by number');
         for (const line of await worldCensus(cluster.nodes, rows, redis.port, KEY_PREFIX)) log(line);
+        for (const bot of everyBot.filter((b) => !recoveredIn.has(b.name))) {
+          log(`  late: ${bot.name}, last problem: ${bot.problem() || 'none seen'}`);
+          for (const step of bot.trail?.() ?? []) log(`    ${step}`);
+        }
       }
       await sleep(100);
     }
     for (const bot of everyBot) {
       const took = recoveredIn.get(bot.name);
       if (took === undefined) violations.add('recovery', `${bot.name}: no operation acknowledged within ${(watchUntil - lastFaultEnded) / 1000} s after the last fault ended (last problem: ${bot.problem() || 'none seen'})`);
-      else if (took > recoveryBoundMs) violations.add('recovery', `${bot.name}: first operation acknowledged ${(took / 1000).toFixed(1)} s after the last fault ended (bound ${recoveryBoundMs / 1000} s)`);
+      else if (took > recoveryBoundMs) violations.add('recovery', `${bot.name}: first operation acknowledged ${(took / 1000).toFixed(1)} s after the last fault ended (bound ${recoveryBoundMs / 1000} s; last problem: ${bot.problem() || 'none seen'})`);
     }
 
     // Drain: the bots finish their operation (bounded) and leave; one more /status poll; the servers stop (saving).

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SeededCharacter, Totals } from './ledger.ts';
 import { addTotals, sameTotals, sortedTotals } from './ledger.ts';
+import { SeatResume } from './seat-resume.ts';
 import { SocketClosed, SoakSocket, WaitTimeout, isErrorFor, type SoakEvent } from './socket.ts';
 
 export interface Target {
@@ -73,6 +74,13 @@ export class Bot {
   equipment: Record<string, Slot> = {};
   bank: Array<{ itemId: string; quantity: number }> | null = null;
   ground = new Set<string>();
+  /** The seat to take back after a dropped connection (seat-resume.ts). */
+  readonly resume = new SeatResume();
+  /**
+   * The socket the bot's seat was taken through, until the bot leaves. Its close, whenever the event comes (a
+   * socket counts as closed from its close handshake on, before it), tells whether the world holds the seat.
+   */
+  private seatSocket: SoakSocket | null = null;
 
   constructor(me: SeededCharacter, token: string) {
     this.me = me;
@@ -94,6 +102,7 @@ export class Bot {
 
   protected observe(e: SoakEvent): void {
     const d = e.data ?? {};
+    if (e.type === 'world:joined') this.resume.joined(d.reconnectionToken);
     if (e.type === 'player:sync') {
       if (Array.isArray(d.inventory)) this.inventory = d.inventory;
       if (d.equipment && typeof d.equipment === 'object') this.equipment = d.equipment;
@@ -115,6 +124,8 @@ export class Bot {
     this.socket = null;
     if (!s) return;
     if (s.isClosed) return s.close();
+    this.seatSocket = null;
+    this.resume.forget();
     try {
       const from = s.mark();
       s.send('world:leave', {});
@@ -161,14 +172,22 @@ export class Bot {
         this.ground = new Set();
         s.onEvent = (e) => this.observe(e);
         const from = s.mark();
-        s.send('authenticate', this.entryData());
+        // Within the grace after a drop, the seat the world holds is taken back (a fresh entry is ALREADY_ONLINE).
+        const reconnectionToken = this.resume.current();
+        s.send('authenticate', reconnectionToken ? { token: this.token, reconnectionToken } : this.entryData());
         const e = await s.waitFrom(from, (x) => x.type === 'world:joined' || x.type === 'error' || (x.type === 'authResult' && !x.data.success), 10_000);
         if (e.type === 'world:joined') {
           this.socket = s;
+          this.seatSocket = s;
           this.generation = generation;
+          const entered = s;
+          s.socket.on('close', (code) => {
+            if (this.seatSocket === entered) this.resume.dropped(code);
+          });
           return true;
         }
         s.close();
+        if (reconnectionToken && e.type === 'error') this.resume.refused(String(e.data?.code));
         if (e.type === 'authResult') this.entryFailed(`authenticate refused ${String(e.data?.error?.code)}`);
         await sleep(e.data?.code === 'ALREADY_ONLINE' ? 500 : 200);
       } catch (error) {
