@@ -10,6 +10,7 @@ import type { MessageAdmission } from '../src/limits/message-limiter.ts';
 import { ROOM_CLOSE } from '../src/close-codes.ts';
 import { findNulCharacter, NUL_MESSAGE } from '../src/nul-characters.ts';
 import { GameError } from '../src/game/refusal.ts';
+import { isRedisUnreachable } from '../src/cluster/unreachable.ts';
 import { isDatabaseUnreachable } from '../src/db/unreachable.ts';
 import { isLinkedClient } from './client-link.ts';
 import { SerialInbox } from '../src/serial-inbox.ts';
@@ -125,8 +126,8 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   }
 
   /**
-   * A handler's failure: a GameError is the sender's refusal; a database that cannot be reached is WORLD_UNAVAILABLE
-   * (nothing was committed; docs/scaling.md); anything else is logged and refused as internal.
+   * A handler's failure: a GameError is the sender's refusal; a database or (scale-out) Redis that cannot be reached
+   * is WORLD_UNAVAILABLE (nothing was committed; docs/scaling.md); anything else is logged and refused as internal.
    */
   private refuseFailure(client: Client, error: unknown, type: string, refusal: string | undefined): void {
     if (error instanceof GameError) {
@@ -134,6 +135,9 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
     } else if (isDatabaseUnreachable(error)) {
       gameContext().logger.warn({ event: type, room: this.roomName }, 'the database cannot be reached: event refused');
       this.sendError(client, new GameError('WORLD_UNAVAILABLE', 'The world cannot reach its database right now; nothing changed, try again shortly', { retryAfterSeconds: 5 }), type, refusal);
+    } else if (isRedisUnreachable(error)) {
+      gameContext().logger.warn({ event: type, room: this.roomName, err: error }, 'Redis cannot be reached: event refused');
+      this.sendError(client, new GameError('WORLD_UNAVAILABLE', 'The server cannot reach the cluster\'s shared store right now; try again shortly', { retryAfterSeconds: 5 }), type, refusal);
     } else {
       gameContext().logger.error({ err: error, event: type, room: this.roomName }, 'message handler failed');
       this.sendError(client, new GameError('INTERNAL_ERROR', 'The server could not process this event'), type, refusal);
