@@ -5,7 +5,7 @@
  * lapsed — a chaos walker 20.6 s after the last fault, past the run's 16-s bound.
  */
 import assert from 'node:assert/strict';
-import { Bot, type SoakContext } from '../loadtest/lib/soak/bots.ts';
+import { Bot, newSoakContext } from '../loadtest/lib/soak/bots.ts';
 import { seedCharacters } from '../loadtest/lib/soak/ledger.ts';
 import { RECONNECT_GRACE_MS, SeatResume } from '../loadtest/lib/soak/seat-resume.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
@@ -58,10 +58,7 @@ describe('a soak bot whose connection drops', function () {
   it('is back in its seat at once with its reconnection token (an entry with the character is ALREADY_ONLINE)', async () => {
     const [seeded] = await seedCharacters(server.context.db, [{ role: 'trader', x: 107, z: 86, inventory: [], bank: [] }]);
     const bot = new Bot(seeded, server.context.auth.tokens.sign({ accountId: seeded.accountId, roles: ['player'], scope: 'player' }).token);
-    const ctx: SoakContext = {
-      target: { wsUrl: server.wsUrl, generation: 0 }, stopAt: Date.now() + 40_000, opTimeoutMs: 5_000,
-      acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0, violations: [],
-    };
+    const ctx = newSoakContext({ wsUrl: server.wsUrl, stopAt: Date.now() + 40_000, opTimeoutMs: 5_000 });
     assert.equal(await bot.connect(ctx, 0), true);
     const firstSession = bot.socket!;
     // A drop as the network would (no close handshake): the world holds the seat.

@@ -6,7 +6,7 @@
  * soak early — which the chaos run's recovery check then read as a server that would not let the pair back in.
  */
 import assert from 'node:assert/strict';
-import { Bot, traderPairLoop, type SoakContext } from '../loadtest/lib/soak/bots.ts';
+import { Bot, newSoakContext, traderPairLoop } from '../loadtest/lib/soak/bots.ts';
 import { seedCharacters } from '../loadtest/lib/soak/ledger.ts';
 import { seededRandom } from '../loadtest/lib/seed.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
@@ -30,10 +30,7 @@ describe('a soak trader pair with nothing to move', function () {
     ]);
     const token = (accountId: string) => server.context.auth.tokens.sign({ accountId, roles: ['player'], scope: 'player' }).token;
     const [a, b] = seeded.map((s) => new Bot(s, token(s.accountId)));
-    const ctx: SoakContext = {
-      target: { wsUrl: server.wsUrl, generation: 0 }, stopAt: Date.now() + 3_000, opTimeoutMs: 5_000,
-      acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0, violations: [],
-    };
+    const ctx = newSoakContext({ wsUrl: server.wsUrl, stopAt: Date.now() + 3_000, opTimeoutMs: 5_000 });
     // The longest the event loop went without running a 20-ms timer while the pair worked.
     let last = Date.now();
     let longestGap = 0;

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Link } from '../../loadtest/lib/chaos/link.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../../loadtest/lib/postgres.ts';
 import { request } from '../economy/support.ts';
-import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
+import { spawnServer, stopBehindLink, waitForHealth, type ServerProcess } from '../helpers/process.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 
 const LEASE_SECONDS = 3;
@@ -36,14 +36,7 @@ describe('a process cut off from PostgreSQL refuses with documented codes and re
     await waitForHealth(server, 60_000);
   });
 
-  after(async () => {
-    for (const socket of sockets) socket.socket.terminate();
-    await link?.heal().catch(() => {});
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    await link?.stop();
-    await database?.drop();
-  });
+  after(() => stopBehindLink({ sockets, link, server, database }));
 
   async function connect(): Promise<JsonWsClient> {
     const socket = await JsonWsClient.connect(`ws://127.0.0.1:${server!.port}`);

@@ -71,3 +71,22 @@ export function runCommand(command: string, args: readonly string[], env: Record
     resolve({ code, stdout, stderr });
   }));
 }
+
+/**
+ * Ends a test's server that talks to a dependency through a link the test cuts (loadtest/lib/chaos/link.ts): its
+ * sockets, the link healed (the server's shutdown saves through it), the server, then the link and the scratch
+ * database.
+ */
+export async function stopBehindLink(parts: {
+  sockets: Array<{ socket: { terminate(): void } }>;
+  link?: { heal(): Promise<void>; stop(): Promise<void> };
+  server?: ServerProcess;
+  database?: { drop(): Promise<void> };
+}): Promise<void> {
+  for (const socket of parts.sockets) socket.socket.terminate();
+  await parts.link?.heal().catch(() => {});
+  parts.server?.child.kill('SIGTERM');
+  await parts.server?.exited;
+  await parts.link?.stop();
+  await parts.database?.drop();
+}

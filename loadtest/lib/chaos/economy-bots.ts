@@ -4,7 +4,7 @@
  * trader pair enters one world number (trades stay inside a world). Everything else — the operations, the
  * ledgers, what a timeout or a closed socket does — is the soak's.
  */
-import { Bot, type SoakContext } from '../soak/bots.ts';
+import { Bot, newSoakContext, type SoakContext } from '../soak/bots.ts';
 import type { SeededCharacter } from '../soak/ledger.ts';
 import type { SoakEvent } from '../soak/socket.ts';
 
@@ -62,8 +62,5 @@ export class ClusterBot extends Bot {
 
 /** The soak context the economy bots share on the cluster (no server generations: a bot reconnects when its socket fails). */
 export function clusterSoakContext(opTimeoutMs: number): SoakContext {
-  return {
-    target: { wsUrl: null, generation: 0 }, stopAt: 0, opTimeoutMs,
-    acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0, violations: [],
-  };
+  return newSoakContext({ wsUrl: null, stopAt: 0, opTimeoutMs });
 }

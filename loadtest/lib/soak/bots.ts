@@ -47,6 +47,15 @@ export interface SoakContext {
   violations: string[];
 }
 
+/** A fresh context: nothing counted yet, the bots entering through `wsUrl` (null: not known yet) until `stopAt`. */
+export function newSoakContext(options: { wsUrl: string | null; stopAt: number; opTimeoutMs: number; violations?: string[] }): SoakContext {
+  return {
+    target: { wsUrl: options.wsUrl, generation: 0 }, stopAt: options.stopAt, opTimeoutMs: options.opTimeoutMs,
+    acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0,
+    violations: options.violations ?? [],
+  };
+}
+
 type Slot = { itemId: string; quantity: number } | null;
 
 function bump(map: Record<string, number>, key: string | number, n = 1): void {

@@ -11,7 +11,7 @@ import { TokenService } from '../../../src/auth/tokens.ts';
 import { openDatabase, type Database } from '../../../src/db/database.ts';
 import { seededRandom } from '../seed.ts';
 import { freePort } from '../server-process.ts';
-import { Bot, shopperLoop, traderPairLoop, inFlightExplains, type ShopperState, type SoakContext } from './bots.ts';
+import { Bot, newSoakContext, shopperLoop, traderPairLoop, inFlightExplains, type ShopperState, type SoakContext } from './bots.ts';
 import {
   addTotals, auditRows, coinMirrorMismatches, deathRows, itemsTotals, ledgerOf, sameTotals, seedCharacters, sortedTotals, sumTotals,
   type SeedSpec, type Totals,
@@ -158,10 +158,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const port = await freePort();
-    const ctx: SoakContext = {
-      target: { wsUrl: null, generation: 0 }, stopAt: 0, opTimeoutMs: 10_000,
-      acked: {}, refused: {}, ackedByGeneration: {}, trades: new Map(), reconnects: 0, timeouts: 0, emptyHanded: 0, violations,
-    };
+    const ctx: SoakContext = newSoakContext({ wsUrl: null, stopAt: 0, opTimeoutMs: 10_000, violations });
     server = spawnServer(env, port);
     await waitHealthy(server, port, 60_000);
     ctx.target.wsUrl = `ws://127.0.0.1:${port}`;
