@@ -66,6 +66,29 @@ function bump(map: Record<string, number>, key: string | number, n = 1): void {
 export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 
 /** A refusal of the server (error code); the state did not change (except OUTCOME_UNKNOWN: see above). */
+/**
+ * Refusals that say "not now" (a world that cannot confirm its lease or reach its database, a rate limit): the bot
+ * waits before its next round, as a client honouring `retryAfterSeconds` would. A trader pair that went on at once
+ * answered its refusals as fast as the server sent them — over 1,000 messages a second on one socket, which the
+ * server's message limit then refused too (a chaos run counted 2,265 RATE_LIMITED and 11,440 WORLD_UNAVAILABLE).
+ */
+const NOT_NOW = new Set(['WORLD_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'RATE_LIMITED']);
+/** The wait after a "not now": the server's advice, within these bounds (the harness must notice recovery soon). */
+const NOT_NOW_MIN_MS = 250;
+const NOT_NOW_MAX_MS = 2_000;
+
+function notNowWaitMs(data: { retryAfterMs?: unknown; retryAfterSeconds?: unknown }): number {
+  const advised = typeof data.retryAfterMs === 'number' ? data.retryAfterMs
+    : typeof data.retryAfterSeconds === 'number' ? data.retryAfterSeconds * 1000 : NOT_NOW_MIN_MS;
+  return Math.min(NOT_NOW_MAX_MS, Math.max(NOT_NOW_MIN_MS, advised));
+}
+
+/** Waits until none of the bots has a "not now" pending (bounded by the soak's end). */
+async function untilQuietEnds(bots: Bot[], ctx: SoakContext): Promise<void> {
+  const until = Math.min(ctx.stopAt, Math.max(...bots.map((bot) => bot.quietUntil)));
+  if (until > Date.now()) await sleep(until - Date.now());
+}
+
 class Refused extends Error {
   readonly code: string;
   constructor(code: string) {
@@ -85,6 +108,8 @@ export class Bot {
   ground = new Set<string>();
   /** The seat to take back after a dropped connection (seat-resume.ts). */
   readonly resume = new SeatResume();
+  /** A "not now" refusal asks the bot to wait until then before its next round (NOT_NOW). */
+  quietUntil = 0;
   /**
    * The socket the bot's seat was taken through, until the bot leaves. Its close, whenever the event comes (a
    * socket counts as closed from its close handshake on, before it), tells whether the world holds the seat.
@@ -111,6 +136,7 @@ export class Bot {
 
   protected observe(e: SoakEvent): void {
     const d = e.data ?? {};
+    if ((e.type === 'error' || e.type === 'tradeError') && NOT_NOW.has(d.code)) this.quietUntil = Date.now() + notNowWaitMs(d);
     if (e.type === 'world:joined') this.resume.joined(d.reconnectionToken);
     if (e.type === 'player:sync') {
       if (Array.isArray(d.inventory)) this.inventory = d.inventory;
@@ -417,6 +443,7 @@ export async function traderPairLoop(a: Bot, b: Bot, ctx: SoakContext, rnd: () =
   for (let round = 0; round < 1_000_000 && Date.now() < ctx.stopAt; round++) {
     // Not in after many attempts: try again while the soak runs (the loop's bounds end it).
     if (!(await ensureOnline([a, b], ctx, 0))) continue;
+    await untilQuietEnds([a, b], ctx);
     try {
       await settle(await Promise.allSettled([soloOp(a, ctx, rnd), soloOp(b, ctx, rnd)]));
       if (Date.now() >= ctx.stopAt) break;
@@ -467,6 +494,7 @@ export async function shopperLoop(state: ShopperState, ctx: SoakContext, rnd: ()
   let prices = new Map<string, { buyPrice: number; sellPrice: number }>();
   for (let round = 0; round < 1_000_000 && Date.now() < ctx.stopAt; round++) {
     await sleep(5); // leave the server's CPU mostly to the traders
+    await untilQuietEnds([bot], ctx);
     if (!bot.online(ctx)) {
       await bot.disconnect();
       if (!(await bot.connect(ctx, 0))) continue;
