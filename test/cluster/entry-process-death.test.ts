@@ -47,6 +47,10 @@ describe('the process a player entered through dies, its world lives on another 
     const [first, second] = cluster!.servers;
     const statusOf = async (server: ServerProcess) => (await fetch(`${server.baseUrl}/status`).then((r) => r.json())) as { worlds?: Array<{ world: number }> };
     const runsWorld1 = async (server: ServerProcess) => (await statusOf(server)).worlds?.some((w) => w.world === 1) ?? false;
+    // /health answers once a process listens, before the standing world is open: wait for it.
+    for (let attempt = 0; attempt < 60 && !(await runsWorld1(first)) && !(await runsWorld1(second)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     const [home, entry] = (await runsWorld1(first)) ? [first, second] : [second, first];
     assert.ok(await runsWorld1(home), 'one of the processes runs world 1');
 

@@ -36,6 +36,13 @@ describe('a process cut off from Redis refuses with a documented code @db', func
       RATE_LIMIT_KEY_PREFIX: `test-${run}`, WORLDS_MIN: '2', WS_MESSAGES_PER_SECOND: '1000',
     });
     await waitForHealth(server, 60_000);
+    // /health answers once the process listens, before it has opened its standing worlds: wait for both.
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const listed = await fetch(`${server.baseUrl}/api/v1/worlds`).then((r) => r.json()) as { worlds?: Array<{ world: number }> };
+      if ([1, 2].every((n) => listed.worlds?.some((w) => w.world === n))) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error('the standing worlds 1 and 2 were not listed within 30 s');
   });
 
   after(() => stopBehindLink({ sockets, link, server, database }));
