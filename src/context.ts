@@ -8,6 +8,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Logger } from './logger.ts';
 import type { GameData } from './manifests/game-data.ts';
+import type { LoginQueue } from './cluster/login-queue.ts';
+import type { LoopLag } from './observability/loop-lag.ts';
 import type { GameMetrics } from './observability/metrics.ts';
 
 export interface GameContext {
@@ -18,6 +20,10 @@ export interface GameContext {
   /** Tokens, identity provider, attempt limits, admin gate (src/auth). */
   readonly auth: AuthService;
   readonly metrics: GameMetrics;
+  /** The event loop's recent delay (admission by health). */
+  readonly loopLag: LoopLag;
+  /** The login queue's lines and every process' admission state (src/cluster/login-queue.ts). */
+  readonly loginQueue: LoginQueue;
   /** The validated game data; null only when SKIP_MANIFESTS bypassed validation. */
   readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */

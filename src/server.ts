@@ -16,6 +16,9 @@ import { AutoSave } from './autosave.ts';
 import { forwardWorldBoundApi } from './http/world-api-forwarder.ts';
 import { worldProcessOfRequest } from './http/world-process.ts';
 import { createCluster } from './cluster/cluster.ts';
+import { createLoginQueue } from './cluster/login-queue.ts';
+import { LoopLag } from './observability/loop-lag.ts';
+import { busyProcesses, localAdmission, measureHeadroom, startAdmission } from '../rooms/entry/admission-gate.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -100,7 +103,11 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   metrics.watchDatabase(db);
   const limits = await createLimiterBackend({ ...limiterBackendOptions(config, logger), onReject: metrics.rateLimited });
   const auth = new AuthService({ config, logger, db, limits });
-  const context: GameContext = { config, logger, db, autosave, auth, metrics, data: manifests.data, online, leaving: new Map(), pendingWrites: new Set() };
+  const loopLag = new LoopLag();
+  const loginQueue = createLoginQueue(config.redisUrl, config.clusterKeyPrefix);
+  const context: GameContext = {
+    config, logger, db, autosave, auth, metrics, loopLag, loginQueue, data: manifests.data, online, leaving: new Map(), pendingWrites: new Set(),
+  };
   setGameContext(context);
 
   const api = createGameApi(context);
@@ -109,7 +116,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const frontend = Router();
   const originPolicy = createOriginPolicy(config);
   installOriginPolicy(originPolicy);
-  const cluster = createCluster(config, logger);
+  const cluster = createCluster(config, logger, busyProcesses);
   const caps = new ConnectionCaps({
     maxPerAddress: config.wsMaxConnectionsPerAddress,
     maxUnauthenticatedPerAddress: config.wsMaxUnauthenticatedPerAddress,
@@ -165,7 +172,11 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
           healthRouter(config, {
             playersOnline: () => context.online.size,
             rooms: () => matchMaker.stats.local.roomCount,
-            worlds: () => metrics.worldStatus(),
+            worlds: () => {
+              const admission = localAdmission();
+              return metrics.worldStatus().map((world) => ({ ...world, admission: admission.get(world.world)?.admission ?? 'open', queue: admission.get(world.world)?.queue ?? 0 }));
+            },
+            admission: () => ({ ...measureHeadroom(context), loopLagP99Ms: Math.round(loopLag.p99Ms() * 10) / 10 }),
             processId: () => matchMaker.processId,
           }),
           createManifestsRouter(manifests.files),
@@ -195,6 +206,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     await auth.stop();
     await caps.close();
     await db.close();
+    await loginQueue.close();
+    loopLag.stop();
     throw error;
   }
   // Colyseus keeps its own routes (matchmaking); every other request goes straight to Express and its CORS (cors.ts).
@@ -219,6 +232,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   await standing.open();
   standing.keep();
   autosave.start();
+  const stopAdmission = startAdmission(context);
+  metrics.watchAdmission(localAdmission);
   auth.start(matchMaker.presence);
   step(6, 'world started', { saveIntervalSeconds: config.saveIntervalSeconds });
 
@@ -237,6 +252,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     closing ??= (async () => {
       logger.info('shutting down: no new connections, rooms saving');
       await standing.stop();
+      await stopAdmission();
       await cluster.stop();
       await colyseus.gracefullyShutdown(false);
       httpServer.closeAllConnections();
@@ -249,6 +265,8 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
       await auth.stop();
       await caps.close();
       await db.close();
+      await loginQueue.close();
+      loopLag.stop();
       metrics.close();
       setGameContext(undefined);
       logger.info('shutdown complete');

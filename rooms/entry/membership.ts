@@ -13,12 +13,15 @@ import { PREADMITTED_ENTRY } from './entry-limit.ts';
 import { HandoverFailure, type ConnectionClient, type MembershipTransport, type Relay } from './membership-port.ts';
 import { MembershipMachine, outcomeOf, type MembershipInput, type MembershipState } from './membership-states.ts';
 import { resumeWorldSeat, takeLinkedSeat, takeWorldSeat, type Seat } from './seats.ts';
-import { worldOfEntry, type EntryTarget } from './world-choice.ts';
+import { requestedWorld, worldOfEntry, type EntryTarget } from './world-choice.ts';
+import { leaveLine, wsGate } from './admission-gate.ts';
 
 /** How many times an entry the server placed picks another world after the one it picked was refused. */
 const MAX_PICKS = 5;
 /** Refusals after which an entry the server placed picks another world: filled up, or cannot be reached now. */
-const PICK_AGAIN = new Set(['WORLD_FULL', 'WORLD_UNAVAILABLE']);
+const PICK_AGAIN = new Set(['WORLD_FULL', 'WORLD_UNAVAILABLE', 'WORLD_BUSY']);
+/** A login let through whose seat was refused asks the gate again after this long. */
+const GATE_RETRY_MS = 250;
 
 /** An entry's outcome: a seat in a world of this process, a hand-over to the world's process, or a move asked of the entry process. */
 type Entry = { seat: Seat } | { relay: Relay } | { moved: true };
@@ -82,16 +85,56 @@ export class WorldMembership {
     if (data.updates !== undefined && !isUpdateEncoding(data.updates)) {
       return this.transport.sendError('INVALID_PAYLOAD', `"updates" must be one of ${UPDATE_ENCODINGS.join(', ')}`, 'world:enter');
     }
+    if (data.queue !== undefined && typeof data.queue !== 'boolean') return this.transport.sendError('INVALID_PAYLOAD', '"queue" must be true or false', 'world:enter');
+    if (data.queueTicket !== undefined && (typeof data.queueTicket !== 'string' || data.queueTicket.length === 0 || data.queueTicket.length > 64)) {
+      return this.transport.sendError('INVALID_PAYLOAD', '"queueTicket" must be a ticket a queue answer gave', 'world:enter');
+    }
     this.machine.go('entering');
     const marks = this.takePreadmission();
-    let entry: Entry;
+    const updates = (data.updates ?? 'json') as UpdateEncoding;
+    let entry: Entry | undefined;
     try {
-      entry = await this.entry(data, (data.updates ?? 'json') as UpdateEncoding, undefined, marks);
+      // A hop's entries and reconnections are not new logins: only these pass the admission gate.
+      entry = marks || typeof data.reconnectionToken === 'string' ? await this.entry(data, updates, undefined, marks) : await this.gatedEntry(data, updates);
     } catch (error) {
       this.machine.go(this.transport.open ? 'idle' : 'closed');
       throw error;
     }
+    if (!entry) return this.machine.go('closed');
     this.settle(entry);
+  }
+
+  /**
+   * A new login: through the admission gate (admission-gate.ts) — at once, after waiting in line when the client
+   * asked to queue (`queue:position` pushed as its place moves), or refused — then into the world it was let into. A
+   * queued login refused its seat after all (filled, or its process got busy meanwhile) goes back to its place; a
+   * picked one tries another world. Undefined: the socket closed while waiting.
+   */
+  private async gatedEntry(data: Record<string, unknown>, updates: UpdateEncoding): Promise<Entry | undefined> {
+    const picked = data.world === undefined;
+    const queue = data.queue === true;
+    let ticket = typeof data.queueTicket === 'string' ? data.queueTicket : undefined;
+    for (let attempt = 0; ; attempt++) {
+      const pass = await wsGate({ world: picked ? undefined : requestedWorld(data), queue, ticket },
+        (place) => this.transport.sendEvent('queue:position', place), () => this.transport.open);
+      if (!pass) return undefined;
+      ticket = pass.ticket;
+      const target = pass.world === undefined ? data : { ...data, world: pass.world, ...(ticket ? { queueTicket: ticket } : {}) };
+      try {
+        const entry = await this.entry(target, updates, undefined, undefined);
+        pass.done(true);
+        return entry;
+      } catch (error) {
+        pass.done(false);
+        const code = this.transport.toCodedError(error).code;
+        const wait = queue && ticket !== undefined && (code === 'WORLD_FULL' || code === 'WORLD_BUSY');
+        if (!wait && !(picked && attempt < MAX_PICKS && PICK_AGAIN.has(code))) {
+          await leaveLine(pass.world, ticket);
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, GATE_RETRY_MS));
+      }
+    }
   }
 
   /** The ClientLink's hopWorld: the world approved a `world:hop` of this connection's character. */
@@ -318,8 +361,8 @@ export class WorldMembership {
     // unlisted): a seat taken here would be a seat in a room this process does not run.
     const location = await handover.locate(target.processId).catch(() => undefined);
     if (!location) throw new GameError('WORLD_UNAVAILABLE', 'The world\'s server cannot be reached right now; try again shortly', { retryAfterSeconds: 2 });
-    const { characterId, createCharacter, world, reconnectionToken } = target.data;
-    const enter = { characterId, createCharacter, world, reconnectionToken, updates };
+    const { characterId, createCharacter, world, reconnectionToken, queueTicket } = target.data;
+    const enter = { characterId, createCharacter, world, reconnectionToken, updates, queueTicket };
     const admitted = marks?.[PREADMITTED_ENTRY] === true;
     if (handover.relayed) {
       handover.requestMove({ ...enter, ...(hopFrom !== undefined ? { from: hopFrom } : {}), ...(admitted ? { admitted } : {}) });

@@ -8,7 +8,8 @@ import { ErrorCode, matchMaker, ServerError, type AuthContext } from '@colyseus/
 import { authenticateColyseusClient } from '../../src/auth/colyseus.ts';
 import { GameError } from '../../src/game/refusal.ts';
 import { AUTHORIZE_RECONNECTION, type ReconnectionVerdict } from './reconnect-grants.ts';
-import { reserveWorldSeat, WORLD_ROOM } from './world-choice.ts';
+import { requestedWorld, reserveWorldSeat, WORLD_ROOM } from './world-choice.ts';
+import { sdkGate } from './admission-gate.ts';
 
 interface SeatReservation {
   roomId: string;
@@ -20,9 +21,20 @@ export function isWorldEntry(method: string, target: string): boolean {
   return target === WORLD_ROOM && (method === 'join' || method === 'joinOrCreate');
 }
 
-/** An SDK entry: the world the client asks for, or the one the matchmaker picks. */
-export function enterWorld(options: Record<string, unknown>, auth: AuthContext): Promise<SeatReservation> {
-  return reserveWorldSeat(options, auth);
+/**
+ * An SDK entry: the world the client asks for, or the one the matchmaker picks — once the admission gate lets it
+ * through (admission-gate.ts: refused `WORLD_BUSY`/`WORLD_FULL`, or `QUEUED` with a ticket when it asked to queue).
+ */
+export async function enterWorld(options: Record<string, unknown>, auth: AuthContext): Promise<SeatReservation> {
+  const pass = await sdkGate({ world: requestedWorld(options), queue: options.queue, queueTicket: options.queueTicket });
+  try {
+    const reservation = await reserveWorldSeat(pass.world === undefined ? options : { ...options, world: pass.world }, auth);
+    pass.done(true);
+    return reservation;
+  } catch (error) {
+    pass.done(false);
+    throw error;
+  }
 }
 
 /**

@@ -57,9 +57,9 @@ export class WorldTicker {
     if (this.delivering) return;
     const world = this.world;
     const metrics = gameContext().metrics;
-    const stopTimer = metrics.timeTick(world.roomId);
     const startedAt = performance.now();
     const latenessSeconds = this.lastTickAt === undefined ? undefined : Math.max(0, startedAt - this.lastTickAt - TICK_MS) / 1000;
+    const stopTimer = metrics.timeTick(world.roomId, latenessSeconds);
     this.lastTickAt = startedAt;
     const tick = ++world.state.tick;
     for (const work of this.work) {

@@ -96,7 +96,7 @@ class RedisCluster implements Cluster {
   private announcer: NodeJS.Timeout | undefined;
   private lastRedisWarning = 0;
 
-  constructor(config: Config, logger: Logger, redisUrl: string) {
+  constructor(config: Config, logger: Logger, redisUrl: string, busy: () => ReadonlySet<string>) {
     this.config = config;
     this.logger = logger;
     const redisOptions = { keyPrefix: config.clusterKeyPrefix, maxRetriesPerRequest: 3 };
@@ -105,15 +105,21 @@ class RedisCluster implements Cluster {
     const presence = new RedisPresence(quiet('presence')(new Redis(redisUrl, redisOptions)));
     this.presence = presence;
     this.locks = quiet('room listing')(new Redis(redisUrl, redisOptions));
-    const defaultSelection = matchMaker.selectProcessIdToCreateRoom;
+    // The least-loaded process (fewest rooms, Colyseus' own measure) among those with room for another player: a
+    // new world is not opened on a process that is already at capacity while another has headroom.
+    const leastLoaded = async (): Promise<string> => {
+      const processes = (await matchMaker.stats.fetchAll()).sort((a, b) => a.roomCount - b.roomCount);
+      const full = busy();
+      return (processes.find((stats) => !full.has(stats.processId)) ?? processes[0])?.processId ?? matchMaker.processId;
+    };
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
       presence,
       driver: new RoomListingDriver(this.locks),
       publicAddress,
       // A trade room opens beside the world room that creates it; everything else goes to the least-loaded process.
-      selectProcessIdToCreateRoom: async (roomName, options) =>
-        roomName === 'trade' ? matchMaker.processId : defaultSelection(roomName, options),
+      selectProcessIdToCreateRoom: async (roomName) =>
+        roomName === 'trade' ? matchMaker.processId : leastLoaded(),
     };
   }
 
@@ -183,6 +189,7 @@ class RedisCluster implements Cluster {
   }
 }
 
-export function createCluster(config: Config, logger: Logger): Cluster {
-  return config.redisUrl ? new RedisCluster(config, logger, config.redisUrl) : SINGLE_PROCESS;
+/** `busy`: the processes that have no room for another player now (rooms/entry/admission-gate.ts). */
+export function createCluster(config: Config, logger: Logger, busy: () => ReadonlySet<string> = () => new Set()): Cluster {
+  return config.redisUrl ? new RedisCluster(config, logger, config.redisUrl, busy) : SINGLE_PROCESS;
 }

@@ -192,6 +192,17 @@ const world = group('World (docs/manifests.md, economy.md, game-rules.md)', {
     default: 500, min: 1, max: 5_000,
     description: 'players per world; the matchmaker opens another world when every open one is full (docs/worlds.md)',
   }),
+  admissionTickMs: integer('ADMISSION_TICK_MS', {
+    default: 200, inTest: 60_000, min: 1, max: 60_000,
+    description: 'a process whose world tick (median of the last 10, grown by the players entering) would take this many milliseconds takes no new logins (docs/worlds.md)',
+  }),
+  admissionLagMs: integer('ADMISSION_LAG_MS', {
+    default: 100, inTest: 60_000, min: 1, max: 60_000,
+    description: 'a process whose event loop lags this many milliseconds (p99 over 5 s), or whose ticks start this late, takes no new logins',
+  }),
+  loginQueueMax: integer('LOGIN_QUEUE_MAX', {
+    default: 2_000, min: 1, max: 100_000, description: 'most players waiting in one world\'s login queue; beyond it, `QUEUE_FULL`',
+  }),
   worldsMin: integer('WORLDS_MIN', { default: 1, min: 1, max: 100, description: 'worlds kept open (numbers 1 to this) even when empty' }),
   worldIdleCloseSeconds: integer('WORLD_IDLE_CLOSE_SECONDS', {
     default: 60, min: 1, max: 86_400, description: 'how long a world numbered above `WORLDS_MIN` stays open once empty',

@@ -55,6 +55,10 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
   // the database went away while an item transaction committed: it may or may not have (docs/scaling.md)
   OUTCOME_UNKNOWN: 503,
   WORLD_FULL: 409,
+  // admission by health and the login queue (docs/worlds.md "When the server is full")
+  WORLD_BUSY: 503,
+  QUEUE_FULL: 503,
+  QUEUED: 409,
   RATE_LIMITED: 429,
   // REST routes
   CHARACTER_REQUIRED: 400,

@@ -33,6 +33,16 @@ export function routePattern(req: { route?: { path?: unknown }; baseUrl?: string
 /** How many of a world's latest ticks its /status tick p99 is taken over (one minute at 600 ms). */
 const RECENT_TICKS = 100;
 
+/** How many of a world's latest ticks admission by health weighs (six seconds at 600 ms). */
+const ADMISSION_TICKS = 10;
+
+function keepRecent(recent: Map<string, number[]>, key: string, value: number, keep: number): void {
+  let values = recent.get(key);
+  if (!values) recent.set(key, (values = []));
+  values.push(value);
+  if (values.length > keep) values.shift();
+}
+
 /** The phases of a world tick, in the order they run (work, then per observer: interest, encode, send; then patch). */
 export const TICK_PHASES = ['work', 'interest', 'encode', 'send', 'patch'] as const;
 
@@ -70,10 +80,17 @@ export class GameMetrics {
   readonly rateLimitRejections: Counter<'limit'>;
   readonly httpRequestSeconds: Histogram<'method' | 'route' | 'status'>;
   readonly unhandledErrors: Counter;
+  readonly admissionRefusals: Counter<'reason'>;
+  readonly worldAdmission: Gauge<'world' | 'state'>;
+  readonly loginQueueLength: Gauge<'world'>;
+  /** Where the admission gauges read this process' worlds' admission state (the gate, once it runs). */
+  private readonly admission: { source: () => Map<number, { admission: string; queue: number }> } = { source: () => new Map() };
   /** The world rooms of this process, by room id. */
   readonly worlds = new Map<string, ObservedWorld>();
   private readonly lastTick = new Map<string, number>();
   private readonly recentTicks = new Map<string, number[]>();
+  /** Milliseconds each world's latest ticks started late (admission by health). */
+  private readonly recentLateness = new Map<string, number[]>();
   private readonly outbound = new OutboundCounts();
   /** Events the rooms registered (up to 512 names), the rest as `unknown`. */
   private readonly inbound = new EventCounts([], 'unknown', 512);
@@ -154,6 +171,32 @@ export class GameMetrics {
       name: 'game_http_request_duration_seconds', help: 'HTTP requests answered by the Express app, by method, route pattern and status',
       labelNames: ['method', 'route', 'status'], registers, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     });
+    this.admissionRefusals = new Counter({
+      name: 'game_admission_refusals_total',
+      help: 'New logins refused at the admission gate, by reason: busy (no headroom, or others queueing), full (no seat), queue_full (the login queue at LOGIN_QUEUE_MAX)',
+      labelNames: ['reason'], registers,
+    });
+    for (const reason of ['busy', 'full', 'queue_full']) this.admissionRefusals.inc({ reason }, 0);
+    const admission = this.admission;
+    this.worldAdmission = new Gauge({
+      name: 'game_world_admission',
+      help: 'Each world of this process by admission state (1 for its state now): open, busy (no headroom), full (no seat), queueing (players wait in line)',
+      labelNames: ['world', 'state'], registers,
+      collect() {
+        this.reset();
+        for (const [world, { admission: current }] of admission.source()) {
+          for (const state of ['open', 'busy', 'full', 'queueing']) this.set({ world: String(world), state }, state === current ? 1 : 0);
+        }
+      },
+    });
+    this.loginQueueLength = new Gauge({
+      name: 'game_login_queue_length', help: 'Players waiting in each world\'s login queue (across every process), by world number',
+      labelNames: ['world'], registers,
+      collect() {
+        this.reset();
+        for (const [world, { queue }] of admission.source()) this.set({ world: String(world) }, queue);
+      },
+    });
     this.unhandledErrors = new Counter({
       name: 'game_unhandled_errors_total',
       help: 'Errors no code path handled, by kind (unhandled_rejection, uncaught_exception); each one is logged',
@@ -187,6 +230,16 @@ export class GameMetrics {
   }
 
   /** A rate limit refused something; `limit` is the limiter's fixed name. */
+  /** A new login refused at the admission gate (rooms/entry/admission-gate.ts). */
+  admissionRefused(reason: 'busy' | 'full' | 'queue_full'): void {
+    this.admissionRefusals.inc({ reason });
+  }
+
+  /** Where /metrics reads the admission state and queue length of this process' worlds. */
+  watchAdmission(source: () => Map<number, { admission: string; queue: number }>): void {
+    this.admission.source = source;
+  }
+
   readonly rateLimited = (limit: string): void => {
     this.rateLimitRejections.inc({ limit });
   };
@@ -227,21 +280,36 @@ export class GameMetrics {
       if (this.worlds.get(world.roomId) === world) this.worlds.delete(world.roomId);
       this.lastTick.delete(world.roomId);
       this.recentTicks.delete(world.roomId);
+      this.recentLateness.delete(world.roomId);
     };
   }
 
-  /** Starts timing one tick of a world; call the result when the tick's deliveries are done. */
-  timeTick(worldId: string): () => void {
+  /**
+   * Starts timing one tick of a world (and records how late it started, in seconds, when known); call the result when
+   * the tick's deliveries are done.
+   */
+  timeTick(worldId: string, latenessSeconds?: number): () => void {
     const world = this.worlds.get(worldId);
+    if (latenessSeconds !== undefined) keepRecent(this.recentLateness, worldId, latenessSeconds * 1000, ADMISSION_TICKS);
     const stop = this.tickDuration.startTimer({ world: world ? String(world.worldNumber) : worldId });
     return () => {
       const seconds = stop();
       this.lastTick.set(worldId, seconds);
-      let recent = this.recentTicks.get(worldId);
-      if (!recent) this.recentTicks.set(worldId, (recent = []));
-      recent.push(seconds);
-      if (recent.length > RECENT_TICKS) recent.shift();
+      keepRecent(this.recentTicks, worldId, seconds, RECENT_TICKS);
     };
+  }
+
+  /**
+   * Each world of this process, with its players and the milliseconds its last ADMISSION_TICKS ticks took (wall time,
+   * deliveries included) and started late: what admission by health weighs (rooms/entry/admission-gate.ts).
+   */
+  worldLoads(): Array<{ world: number; players: number; tickMs: number[]; latenessMs: number[] }> {
+    return [...this.worlds.values()].map((world) => ({
+      world: world.worldNumber,
+      players: world.state.players.size,
+      tickMs: (this.recentTicks.get(world.roomId) ?? []).slice(-ADMISSION_TICKS).map((seconds) => seconds * 1000),
+      latenessMs: [...(this.recentLateness.get(world.roomId) ?? [])],
+    }));
   }
 
   /** The worlds of this process: number, players and the p99 of their last RECENT_TICKS tick times (/status). */

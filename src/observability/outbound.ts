@@ -8,7 +8,7 @@ import type { Counter } from 'prom-client';
 
 /** The server → client events of docs/protocol.md; anything else is counted as `other`. */
 export const OUTBOUND_EVENTS: readonly string[] = [
-  'authResult', 'error', 'world:joined', 'world:left', 'world:update', 'player:sync', 'player:path', 'player:energy', 'player:move',
+  'authResult', 'error', 'world:joined', 'world:left', 'queue:position', 'world:update', 'player:sync', 'player:path', 'player:energy', 'player:move',
   'player:action', 'player:chat', 'player:died', 'player:kicked', 'chat:message', 'chat:privateMessage',
   'chat:privateMessageSent', 'action:started', 'action:stopped', 'gather:success', 'process:made', 'fire:lit',
   'combat:hit', 'npc:died', 'skill:xp', 'skill:levelUp', 'skills:state', 'inventory:used', 'inventory:dropped',

@@ -6,9 +6,13 @@ import { SERVICE_VERSION } from '../../version.ts';
 export interface LiveStatus {
   playersOnline(): number;
   rooms(): number;
-  /** The worlds this process runs (docs/worlds.md). */
-  /** The worlds this process runs: number, players, tick p99, and its lease (epoch; held or suspended). */
-  worlds(): Array<{ world: number; players: number; tickP99Ms: number | null; epoch: number | null; lease: string }>;
+  /**
+   * The worlds this process runs: number, players, tick p99, its lease (epoch; held or suspended), and its admission
+   * state (open, busy, full, queueing) and login queue length (docs/worlds.md).
+   */
+  worlds(): Array<{ world: number; players: number; tickP99Ms: number | null; epoch: number | null; lease: string; admission: string; queue: number }>;
+  /** This process' headroom for new logins (docs/worlds.md "When the server is full"). */
+  admission(): { busy: boolean; reason?: string; loopLagP99Ms: number };
   /** This process' Colyseus process id (the `processId` of its room listings). */
   processId(): string;
 }
@@ -29,6 +33,7 @@ export function healthRouter(config: Config, live: LiveStatus): Router {
       rooms: live.rooms(),
       processId: live.processId(),
       worlds: live.worlds(),
+      admission: live.admission(),
       commitHash: config.commitHash,
       version: SERVICE_VERSION,
     });

@@ -1,13 +1,15 @@
 /**
  * The world list (docs/worlds.md), public like a RuneScape world-select screen:
  *
- *   GET /api/v1/worlds   every open world: number, players, capacity, status (open, full, closing)
+ *   GET /api/v1/worlds   every open world: number, players, capacity, status (open, busy, queueing, full, closing) and
+ *                        how many wait in its login queue
  *
  * Read from the matchmaker's room listings (every process' with REDIS_URL), cached for a moment: clients poll it.
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { isFull, listWorlds } from '../../../rooms/entry/world-choice.ts';
+import { admissionOfWorlds } from '../../../rooms/entry/admission-gate.ts';
+import { listWorlds } from '../../../rooms/entry/world-choice.ts';
 import { defineRoute, NoQuery, type ApiRegistry } from './api-kit.ts';
 
 /** How long one reading of the listings answers the route (and its Cache-Control max-age). */
@@ -17,18 +19,22 @@ export const WorldSummary = z.object({
   world: z.number().int(),
   players: z.number().int(),
   capacity: z.number().int(),
-  status: z.enum(['open', 'full', 'closing']),
+  status: z.enum(['open', 'busy', 'queueing', 'full', 'closing'])
+    .describe('open; busy: its server takes no new logins now; queueing: players wait in its login queue; full: no free seat; closing'),
+  queue: z.number().int().describe('players waiting in its login queue (docs/worlds.md)'),
 }).meta({ id: 'WorldSummary' });
 export const WorldsResponse = z.object({ worlds: z.array(WorldSummary), total: z.number().int() });
 type WorldsBody = z.infer<typeof WorldsResponse>;
 
 /** The open worlds as the list shows them (also read by /status). */
 export async function worldSummaries(): Promise<WorldsBody['worlds']> {
-  return (await listWorlds()).map((listing) => ({
+  const looks = await admissionOfWorlds(await listWorlds());
+  return looks.map(({ listing, admission, queue }) => ({
     world: listing.metadata!.world!,
     players: listing.clients,
     capacity: listing.maxClients,
-    status: listing.metadata!.status === 'closing' ? 'closing' : isFull(listing) ? 'full' : 'open',
+    status: listing.metadata!.status === 'closing' ? 'closing' : admission,
+    queue,
   }));
 }
 
