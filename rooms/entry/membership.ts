@@ -127,7 +127,7 @@ export class WorldMembership {
       } catch (error) {
         pass.done(false);
         const code = this.transport.toCodedError(error).code;
-        const wait = queue && ticket !== undefined && (code === 'WORLD_FULL' || code === 'WORLD_BUSY');
+        const wait = queue && (code === 'WORLD_FULL' || code === 'WORLD_BUSY');
         if (!wait && !(picked && attempt < MAX_PICKS && PICK_AGAIN.has(code))) {
           await leaveLine(pass.world, ticket);
           throw error;

@@ -1,0 +1,96 @@
+/**
+ * The login queue across two processes (#39, docs/worlds.md "When the server is full"): one line per world, in Redis,
+ * first come first served whichever process a waiter connected to; a waiter on the other process is handed over to
+ * the world's process when its turn comes; the world list of either process shows the line. WORLD_CAPACITY 1: one
+ * player fills world 1. Needs Redis at 127.0.0.1:6379 and PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { anonymousAccount } from '../helpers/players.ts';
+import type { ServerProcess } from '../helpers/process.ts';
+import { JsonWsClient } from '../helpers/ws-client.ts';
+import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', function () {
+  this.timeout(180_000);
+  let cluster: TwoProcesses | undefined;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const sockets: JsonWsClient[] = [];
+
+  before(async function () {
+    cluster = await startTwoProcesses('login-queue', { WORLD_CAPACITY: '1', WORLDS_MIN: '1' });
+    if (!cluster) return this.skip();
+    [a, b] = cluster.servers;
+    // /health answers before the standing worlds are open: wait until world 1 is listed.
+    await until(async () => (await worldList(a)).some((w) => w.world === 1), 'world 1 to be listed', 30_000);
+  });
+
+  after(async () => {
+    for (const socket of sockets) socket.socket.terminate();
+    await cluster?.stop();
+  });
+
+  async function worldList(server: ServerProcess): Promise<Array<{ world: number; status: string; queue: number }>> {
+    return (await (await fetch(`${server.baseUrl}/api/v1/worlds`)).json()).worlds;
+  }
+
+  async function connect(entry: ServerProcess): Promise<{ ws: JsonWsClient; characterId: string }> {
+    const account = await anonymousAccount({ baseUrl: entry.baseUrl } as never);
+    const characterId = await cluster!.character(account.accountId, { x: 100 + sockets.length, z: 100 });
+    const ws = await JsonWsClient.connect(`ws://127.0.0.1:${entry.port}`);
+    sockets.push(ws);
+    ws.send('authenticate', { token: account.token });
+    assert.equal((await ws.waitFor('authResult', () => true, 10_000)).data.success, true);
+    return { ws, characterId };
+  }
+
+  it('lines up waiters from both processes in arrival order and lets them into the world in that order', async () => {
+    const inside = await connect(a);
+    inside.ws.send('world:enter', { characterId: inside.characterId, world: 1 });
+    await inside.ws.waitFor('world:joined', () => true, 15_000);
+
+    // Waiters through B, A, B in turn: one line for world 1, wherever they connected.
+    const line = [];
+    for (const [index, entry] of [b, a, b].entries()) {
+      const waiter = await connect(entry);
+      waiter.ws.send('world:enter', { characterId: waiter.characterId, world: 1, queue: true });
+      const place = await waiter.ws.waitFor('queue:position', () => true, 15_000);
+      assert.deepEqual([place.data.world, place.data.position], [1, index + 1], `waiter ${index} through ${entry === a ? 'A' : 'B'}`);
+      line.push(waiter);
+    }
+    // A fresh entry through either process, not asking to queue, is refused with the line's length.
+    const other = await connect(b);
+    other.ws.send('world:enter', { characterId: other.characterId, world: 1 });
+    const refused = await other.ws.waitFor('error', () => true, 15_000);
+    assert.deepEqual([refused.data.code, refused.data.queueLength], ['WORLD_FULL', 3]);
+    for (const server of [a, b]) {
+      await until(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 3, `the world list of ${server === a ? 'A' : 'B'} to show the line`);
+    }
+
+    // Each time the one inside leaves, the head of the line gets the seat; the others move up.
+    let seated = inside;
+    for (const [index, waiter] of line.entries()) {
+      const left = seated.ws.next('world:left', () => true, 10_000);
+      seated.ws.send('world:leave', {});
+      await left;
+      const joined = await waiter.ws.waitFor('world:joined', () => true, 20_000);
+      assert.equal(joined.data.world, 1);
+      for (const behind of line.slice(index + 1)) {
+        assert.equal(behind.ws.events.some((e) => e.type === 'world:joined'), false, 'nobody behind jumps the line');
+      }
+      if (line[index + 1]) await line[index + 1].ws.waitFor('queue:position', (data) => data.position === 1, 10_000);
+      seated = waiter;
+    }
+    for (const server of [a, b]) {
+      await until(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 0, 'the line to be empty');
+    }
+  });
+});
