@@ -19,11 +19,39 @@ export interface SlicedQueueOptions {
 /** Slots of tasks already run that a queue which has not emptied keeps before it lets them go. */
 const COMPACT_AFTER = 1024;
 
-export class SlicedQueue {
-  private tasks: Array<(() => void) | undefined> = [];
+/** One line of tasks, run in the order given. */
+class Lane {
+  tasks: Array<(() => void) | undefined> = [];
   /** When each task was given, beside `tasks` (kept only for `onWait`). */
-  private givenAt: number[] = [];
-  private head = 0;
+  givenAt: number[] = [];
+  head = 0;
+
+  get length(): number {
+    return this.tasks.length - this.head;
+  }
+
+  /** Drops the slots already run (a lane that never empties), or everything once it has emptied. */
+  compact(): void {
+    if (this.head === this.tasks.length) {
+      this.tasks = [];
+      this.givenAt = [];
+      this.head = 0;
+    } else if (this.head >= COMPACT_AFTER) {
+      this.tasks.splice(0, this.head);
+      this.givenAt.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
+ * Two lanes: `urgent` tasks (the frames of players in a world) run before the others (logins: authentication and
+ * entries) given before them, so a storm of logins does not queue in front of the moves of the players inside.
+ * Within a lane, tasks run in the order given.
+ */
+export class SlicedQueue {
+  private readonly urgent = new Lane();
+  private readonly others = new Lane();
   private scheduled = false;
   private readonly options: SlicedQueueOptions;
   private readonly now: () => number;
@@ -37,18 +65,19 @@ export class SlicedQueue {
 
   /** Tasks given and not run yet. */
   get length(): number {
-    return this.tasks.length - this.head;
+    return this.urgent.length + this.others.length;
   }
 
-  /** Slots the queue holds, run or not (at most COMPACT_AFTER more than `length` once a slice has ended). */
+  /** Slots the queue holds, run or not (at most COMPACT_AFTER more than `length` per lane once a slice has ended). */
   get slots(): number {
-    return this.tasks.length;
+    return this.urgent.tasks.length + this.others.tasks.length;
   }
 
-  /** Runs `task` in a later slice, after every task given before it. */
-  push(task: () => void): void {
-    this.tasks.push(task);
-    if (this.options.onWait) this.givenAt.push(this.now());
+  /** Runs `task` in a later slice, after every task given before it in its lane (and every urgent one, if it is not). */
+  push(task: () => void, urgent = false): void {
+    const lane = urgent ? this.urgent : this.others;
+    lane.tasks.push(task);
+    if (this.options.onWait) lane.givenAt.push(this.now());
     if (!this.scheduled) {
       this.scheduled = true;
       this.defer(this.slice);
@@ -58,12 +87,14 @@ export class SlicedQueue {
   private readonly slice = (): void => {
     const ends = this.now() + this.options.sliceMs;
     let ran = 0;
-    while (this.head < this.tasks.length) {
+    for (;;) {
+      const lane = this.urgent.length > 0 ? this.urgent : this.others.length > 0 ? this.others : undefined;
+      if (!lane) break;
       if (ran > 0 && ran % this.options.checkEvery === 0 && this.now() > ends) break;
-      const task = this.tasks[this.head]!;
-      if (this.options.onWait) this.options.onWait(this.now() - this.givenAt[this.head]);
+      const task = lane.tasks[lane.head]!;
+      if (this.options.onWait) this.options.onWait(this.now() - lane.givenAt[lane.head]);
       // Let go of the task at once: a long queue would otherwise hold every frame it ran until it drains.
-      this.tasks[this.head++] = undefined;
+      lane.tasks[lane.head++] = undefined;
       ran++;
       try {
         task();
@@ -71,19 +102,12 @@ export class SlicedQueue {
         this.options.onError(error);
       }
     }
-    if (this.head < this.tasks.length) {
-      // A queue that never empties (a steady stream above what one slice runs) drops the slots already run.
-      if (this.head >= COMPACT_AFTER) {
-        this.tasks.splice(0, this.head);
-        if (this.options.onWait) this.givenAt.splice(0, this.head);
-        this.head = 0;
-      }
+    this.urgent.compact();
+    this.others.compact();
+    if (this.length > 0) {
       this.defer(this.slice);
       return;
     }
-    this.tasks = [];
-    this.givenAt = [];
-    this.head = 0;
     this.scheduled = false;
   };
 }

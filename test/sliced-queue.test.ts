@@ -38,6 +38,22 @@ describe('SlicedQueue', () => {
     assert.equal(scheduled(), 0);
   });
 
+  it('runs urgent tasks (players in a world) before the others given earlier, each lane in its order', () => {
+    const { queue, runSlice, advance } = manualQueue();
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) queue.push(() => { order.push(`login ${i}`); advance(3); });
+    for (let i = 0; i < 2; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, true);
+    runSlice();
+    // The moves go first; then the slice's time (4 ms, read before each task but the first) allows one login.
+    assert.deepEqual(order, ['move 0', 'move 1', 'login 0']);
+    queue.push(() => { order.push('move 2'); advance(2); }, true);
+    runSlice();
+    assert.deepEqual(order, ['move 0', 'move 1', 'login 0', 'move 2', 'login 1']);
+    runSlice();
+    assert.deepEqual(order.slice(5), ['login 2']);
+    assert.equal(queue.length, 0);
+  });
+
   it('stops a slice once its time is up and goes on in the next, keeping the order', () => {
     const { queue, runSlice, scheduled, advance } = manualQueue();
     const order: number[] = [];

@@ -114,7 +114,7 @@ async function startBareHealth(dir: string): Promise<RunningServer> {
 const lagP99Ms = (metrics: string) => (metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000;
 
 /** BENCH_CPU_PROF (a directory: the game server writes a V8 CPU profile there when it stops), BENCH_NODE_FLAGS. */
-function profilingFlags(): string[] {
+export function profilingFlags(): string[] {
   return [
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),

@@ -196,6 +196,26 @@ export class JsonWalker extends BaseWalker {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type, data }));
   }
 
+  /** Leaves the world as a player logging out does (`world:leave`: its seat is freed, none held); resolves on `world:left`. */
+  leave(timeoutMs = 10_000): Promise<boolean> {
+    this.stopWalking();
+    const socket = this.socket;
+    if (socket?.readyState !== WebSocket.OPEN) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const onMessage = (raw: WebSocket.RawData) => {
+        if (raw.toString().startsWith('{"type":"world:left"')) finish(true);
+      };
+      const finish = (left: boolean) => {
+        clearTimeout(timer);
+        socket.off('message', onMessage);
+        resolve(left);
+      };
+      socket.on('message', onMessage);
+      this.sendEvent('world:leave', {});
+    });
+  }
+
   stop(): void {
     this.stopWalking();
     this.socket?.close();

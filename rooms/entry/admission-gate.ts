@@ -70,7 +70,7 @@ export function measureHeadroom(context: GameContext = gameContext(), entering =
     worlds: metrics.worldLoads().map((world) => ({ players: world.players, tickMedianMs: median(world.tickMs), latenessMedianMs: median(world.latenessMs) })),
     loopLagP99Ms: loopLag.p99Ms(),
     entering,
-  }, { tickBusyMs: config.admissionTickMs, lagBusyMs: config.admissionLagMs });
+  }, { tickBusyMs: config.admissionTickMs, lagBusyMs: config.admissionLagMs, entriesInFlight: config.admissionEntriesInFlight });
 }
 
 /** Starts measuring and publishing this process' admission state; the result stops it. */

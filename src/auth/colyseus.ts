@@ -23,6 +23,6 @@ export async function authenticateColyseusClient(context: AuthContext, auth: Aut
   return auth.attempts.countFailure({ address: context.ip }, async () => {
     const token = bearerToken(context.headers.get('authorization') ?? undefined);
     if (token === undefined) throw new AuthError('AUTH_REQUIRED', 'send Authorization: Bearer <token> with the matchmaking request');
-    return auth.verifyAccessToken(token);
+    return auth.verifyLogin(token);
   });
 }

@@ -10,6 +10,7 @@ import type { User } from '../db/entities/user.ts';
 import { session } from '../db/transaction.ts';
 import type { LimiterBackend } from '../limits/store.ts';
 import { MessageRateLimiter } from '../limits/message-limiter.ts';
+import { WorkSlots } from '../limits/work-slots.ts';
 import type { Logger } from '../logger.ts';
 import {
   assertMayActAs,
@@ -24,6 +25,9 @@ import { AuthError } from './errors.ts';
 import { IdpVerifier } from './idp.ts';
 import { effectiveRoles, PLAYER_ROLE, SessionGuard, type RightsChannel } from './session-guard.ts';
 import { serverSigningSecret, TokenService, type Identity } from './tokens.ts';
+
+/** Logins whose account is read at once; the others wait their turn (verifyLogin). */
+const LOGIN_CHECK_SLOTS = 8;
 
 /** A freshly issued server token and whom it is for. */
 export interface Session {
@@ -73,6 +77,8 @@ export class AuthService {
   private readonly logger: Logger;
   private readonly db: Database;
   private readonly tokenChecks: Array<(identity: Identity) => Promise<void>> = [];
+  /** Logins' account checks run at most this many at once (verifyLogin). */
+  private readonly loginChecks = new WorkSlots(LOGIN_CHECK_SLOTS);
   private cleanupTimer: NodeJS.Timeout | undefined;
   private cleanupRun: Promise<unknown> | undefined;
 
@@ -134,6 +140,15 @@ export class AuthService {
   }
 
   /**
+   * A login's token (a /ws `authenticate`, an SDK matchmaking request): verified as any token, its account read in
+   * one of LOGIN_CHECK_SLOTS slots (docs/worlds.md "When the server is full": a storm of logins is a stream).
+   */
+  verifyLogin(token: string | undefined | null): Promise<Identity> {
+    const identity = this.tokens.verify(token ?? '');
+    return this.loginChecks.run(() => this.recheckIdentity(identity));
+  }
+
+  /**
    * Re-checks an identity verified earlier before it starts something new (entering the world again, resuming a
    * session): not expired, account live, player role held by token and account, token checks (agent revocation).
    */
@@ -174,7 +189,7 @@ export class AuthService {
     return {
       identity: await this.attempts.countFailure({ address: request.address }, async () => {
         if (!token) throw new AuthError('AUTH_REQUIRED', 'an access token is required');
-        return this.verifyAccessToken(token);
+        return this.verifyLogin(token);
       }),
     };
   }

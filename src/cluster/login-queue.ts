@@ -28,7 +28,7 @@ export interface QueuePlace {
 /** What a process publishes of itself: whether it has room for another player now, and why not. */
 export interface ProcessAdmission {
   busy: boolean;
-  reason?: 'tick' | 'lag';
+  reason?: 'tick' | 'lag' | 'entries';
   /** When it was measured (ms since the epoch). */
   at: number;
 }

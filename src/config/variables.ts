@@ -200,6 +200,10 @@ const world = group('World (docs/manifests.md, economy.md, game-rules.md)', {
     default: 100, inTest: 60_000, min: 1, max: 60_000,
     description: 'a process whose event loop lags this many milliseconds (p99 over 5 s), or whose ticks start this late, takes no new logins',
   }),
+  admissionEntriesInFlight: integer('ADMISSION_ENTRIES_IN_FLIGHT', {
+    default: 8, inTest: 100_000, min: 1, max: 100_000,
+    description: 'new logins one process works on at once (each loads a character and writes its session); one more is refused `WORLD_BUSY` or queued',
+  }),
   loginQueueMax: integer('LOGIN_QUEUE_MAX', {
     default: 2_000, min: 1, max: 100_000, description: 'most players waiting in one world\'s login queue; beyond it, `QUEUE_FULL`',
   }),

@@ -19,18 +19,22 @@ export interface AdmissionLimits {
   tickBusyMs: number;
   /** An event loop delayed this long (p99), or ticks starting this late (median), make the process busy. */
   lagBusyMs: number;
+  /** Entries a process works on at once: one more waits (entering loads a character and writes its session). */
+  entriesInFlight: number;
 }
 
-export type Headroom = { busy: false } | { busy: true; reason: 'tick' | 'lag' };
+export type Headroom = { busy: false } | { busy: true; reason: 'tick' | 'lag' | 'entries' };
 
 /**
- * Busy when the event loop lags, when ticks start late, or when a world's tick — grown by the players entering now,
+ * Busy when the event loop lags, when it works on as many entries as it may at once, when ticks start late, or when a
+ * world's tick — grown by the players entering now,
  * at the world's measured cost per player — would reach the limit. A world's tick cost is about linear in its
  * players (every player's area of interest is updated and delivered), so its median over its players is the price of
  * one more.
  */
 export function headroomOf(load: ProcessLoad, limits: AdmissionLimits): Headroom {
   if (load.loopLagP99Ms >= limits.lagBusyMs) return { busy: true, reason: 'lag' };
+  if (load.entering >= limits.entriesInFlight) return { busy: true, reason: 'entries' };
   for (const world of load.worlds) {
     if (world.latenessMedianMs !== undefined && world.latenessMedianMs >= limits.lagBusyMs) return { busy: true, reason: 'lag' };
     if (world.tickMedianMs === undefined) continue;

@@ -91,6 +91,8 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
   private authTimer: NodeJS.Timeout | undefined;
   private membership: WorldMembership | undefined;
   private alive = true;
+  /** This connection's frames waiting in the process' queue behind the logins (not yet in a world when they came). */
+  private waitingBehindLogins = 0;
   /** The frames in line (see enqueue). */
   private readonly inbox = new SerialInbox((error) => this.log.error({ err: error }, 'ws frame handling failed'));
 
@@ -195,10 +197,19 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
    * process' inbound slices first (src/sliced-queue.ts), so a burst read at once does not hold the event loop.
    */
   enqueue(task: () => void | Promise<void>): void {
-    this.services.inbound.push(() => void this.inbox.run(() => {
+    const run = () => void this.inbox.run(() => {
       if (!this.alive || this.socket.readyState !== WebSocket.OPEN) return;
       return task();
-    }));
+    });
+    // A player in a world goes before the logins in the process' queue (a storm of them must not delay its moves),
+    // once none of its own earlier frames waits in the other lane: its frames keep their order.
+    const state = this.membership?.state;
+    if ((state === 'in-world' || state === 'relayed') && this.waitingBehindLogins === 0) return this.services.inbound.push(run, true);
+    this.waitingBehindLogins++;
+    this.services.inbound.push(() => {
+      this.waitingBehindLogins--;
+      run();
+    });
   }
 
   // ---- the rooms' side of a client (JsonChannel) ----

@@ -39,7 +39,7 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
   });
 
   async function worldList(server: ServerProcess): Promise<Array<{ world: number; status: string; queue: number }>> {
-    return (await (await fetch(`${server.baseUrl}/api/v1/worlds`)).json()).worlds;
+    return ((await (await fetch(`${server.baseUrl}/api/v1/worlds`)).json()) as { worlds: Array<{ world: number; status: string; queue: number }> }).worlds;
   }
 
   async function connect(entry: ServerProcess): Promise<{ ws: JsonWsClient; characterId: string }> {

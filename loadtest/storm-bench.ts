@@ -1,0 +1,291 @@
+/**
+ * Issue #39's measure (docs/worlds.md "When the server is full"): an entry storm of twice what one process holds,
+ * into that process, with players walking inside.
+ *   1. Find what one process holds: /ws walkers join world 1 in batches until the admission gate stays closed (the
+ *      process calls itself busy for BUSY_CONFIRM_MS after a batch) — that count is printed.
+ *   2. Measure the walkers inside (move → ack p99, event-loop lag p99, tick p99) before the storm.
+ *   3. The storm: 2 × that many new logins at once, half asking to queue; each records how long its first answer took
+ *      (in, a place in line, or a coded refusal). The walkers inside are measured over the storm's window.
+ *   4. The drain: walkers leave one by one (`world:leave`); the queued logins must get in in the order they queued.
+ * Every wait is bounded; the server child stops when the run ends or is killed. Writes the `storm` section of
+ * docs/BENCHMARKS.md.
+ *   npm run bench:storm
+ *   npm run bench:storm -- --max 3000 --batch 8 --window 20 --drain 100
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { computeBlockedTiles } from '../src/manifests/blocked-tiles.ts';
+import { writeSection, sectionMarkers } from './lib/benchmarks-doc.ts';
+import { loadBundledWorld } from './lib/game-data.ts';
+import { CpuMeter } from './lib/process-monitor.ts';
+import { seedWalkers, type SeededWalker } from './lib/seed.ts';
+import { createScratchDatabase } from './lib/postgres.ts';
+import { freePort, metricValue, startServerProcess, stopAllServers, type RunningServer } from './lib/server-process.ts';
+import { round, Samples } from './lib/stats.ts';
+import { outOfTurn, StormEntry } from './lib/storm-entry.ts';
+import { JsonWalker, newWalkerStats, startWithin } from './lib/walkers.ts';
+import { profilingFlags } from './lib/walker-scenario.ts';
+import { tickFigures } from './lib/tick-figures.ts';
+
+const SECTION = 'storm';
+const SECRET = 'benchmark-secret-not-for-production';
+const METRICS_TOKEN = 'benchmark-metrics-token';
+/** How many at the head of a line the server lets try at once (rooms/entry/admission-gate.ts ADMIT_WINDOW). */
+const ADMIT_WINDOW = 8;
+/** After a batch, the gate must stay closed this long for the ramp to stop (a batch's own cost passes). */
+const BUSY_CONFIRM_MS = 6_000;
+/** The ramp ends by this time, the gate closed or not. */
+const RAMP_BOUND_MS = 10 * 60_000;
+/** The bound of item 1: every login answered within this long of asking. */
+const ANSWER_BOUND_MS = 2_000;
+
+const { values } = parseArgs({
+  options: {
+    max: { type: 'string', default: '4500' },
+    /** Walkers joining at once while ramping (the server works on ADMISSION_ENTRIES_IN_FLIGHT, 8, at once). */
+    batch: { type: 'string', default: '8' },
+    window: { type: 'string', default: '20' },
+    drain: { type: 'string', default: '100' },
+    /** postgres (the production setup: a scratch database on the local server) or pglite (the embedded default). */
+    database: { type: 'string', default: 'postgres' },
+    /** The admission thresholds the server runs with (its defaults unless given). */
+    'tick-ms': { type: 'string' },
+    'lag-ms': { type: 'string' },
+  },
+});
+const max = Number(values.max);
+const batch = Number(values.batch);
+const windowSeconds = Number(values.window);
+const drainCount = Number(values.drain);
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function scrape(server: RunningServer): Promise<string> {
+  try {
+    return await (await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(10_000) })).text();
+  } catch {
+    return '';
+  }
+}
+
+async function admission(server: RunningServer): Promise<{ busy: boolean; reason?: string; loopLagP99Ms: number; tickP99Ms: number | null; players: number } | undefined> {
+  try {
+    const status = await (await fetch(`${server.baseUrl}/status`, { signal: AbortSignal.timeout(5_000) })).json() as {
+      admission: { busy: boolean; reason?: string; loopLagP99Ms: number }; worlds: Array<{ tickP99Ms: number | null; players: number }>;
+    };
+    return { ...status.admission, tickP99Ms: status.worlds[0]?.tickP99Ms ?? null, players: status.worlds[0]?.players ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+const lagP99Ms = (metrics: string) => round((metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000, 1);
+
+/** The p99 bucket of world 1's tick time between two scrapes (game_tick_duration_seconds), in ms. */
+function tickP99Bucket(before: string, after: string): string {
+  const buckets = (text: string) => new Map([...text.matchAll(/^game_tick_duration_seconds_bucket\{([^}]*)\} (\S+)$/gm)]
+    .filter((m) => m[1].includes('world="1"'))
+    .map((m) => [/le="([^"]+)"/.exec(m[1])![1], Number(m[2])]));
+  const [start, end] = [buckets(before), buckets(after)];
+  const count = (le: string) => (end.get(le) ?? 0) - (start.get(le) ?? 0);
+  const total = count('+Inf');
+  if (total <= 0) return 'no ticks';
+  const bound = [...end.keys()].find((le) => count(le) >= 0.99 * total)!;
+  return bound === '+Inf' ? '> 500 ms' : `≤ ${Number(bound) * 1000} ms`;
+}
+
+interface Window { ackP99Ms: number; ackP50Ms: number; lagP99Ms: number; tickP99: string; cpuCores: number; moves: number; inboundWaitP99Ms: number | null | undefined }
+
+async function measure(server: RunningServer, stats: ReturnType<typeof newWalkerStats>, seconds: number, during?: Promise<unknown>): Promise<Window> {
+  const before = await scrape(server);
+  stats.ack.reset();
+  const moves = stats.movesSent;
+  const cpu = new CpuMeter(server.child.pid!);
+  cpu.start();
+  await Promise.all([sleep(seconds * 1000), during]);
+  const cores = cpu.stop();
+  const after = await scrape(server);
+  return {
+    ackP99Ms: round(stats.ack.p(99), 1), ackP50Ms: round(stats.ack.p(50), 1), lagP99Ms: lagP99Ms(after), tickP99: tickP99Bucket(before, after),
+    cpuCores: round(cores, 2), moves: stats.movesSent - moves, inboundWaitP99Ms: tickFigures(before, after).inboundWaitP99Ms,
+  };
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-storm-'));
+const pgliteDir = path.join(dataDir, 'db');
+const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const scratch = values.database === 'postgres' ? await createScratchDatabase(ADMIN_URL, 'storm_bench') : undefined;
+const databaseEnv: Record<string, string> = scratch ? { DATABASE_URL: scratch.url } : { PGLITE_DATA_DIR: pgliteDir };
+const stormBots: StormEntry[] = [];
+const walkers: JsonWalker[] = [];
+const stop = async () => {
+  for (const bot of stormBots) bot.stop();
+  for (const walker of walkers) walker.stop();
+  await stopAllServers();
+  await scratch?.drop().catch(() => {});
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
+process.once('SIGTERM', () => void stop().finally(() => process.exit(143)));
+
+try {
+  const data = loadBundledWorld();
+  const grid = computeBlockedTiles(data);
+  const { config } = loadConfig({ NODE_ENV: 'test', ...databaseEnv, JWT_SECRET: SECRET });
+  const db = await openDatabase({ databaseUrl: scratch?.url, pgliteDataDir: scratch ? 'memory://' : pgliteDir });
+  log(`seeding ${max} walkers and ${2 * max} storm logins`);
+  const seeds = await seedWalkers(db, data, config, SECRET, 3 * max);
+  await db.close();
+  const walkerSeeds = seeds.slice(0, max);
+  const stormSeeds = seeds.slice(max);
+
+  const port = await freePort();
+  const admissionEnv = {
+    ...(values['tick-ms'] ? { ADMISSION_TICK_MS: values['tick-ms'] } : {}),
+    ...(values['lag-ms'] ? { ADMISSION_LAG_MS: values['lag-ms'] } : {}),
+  };
+  // NODE_ENV=development: the admission thresholds' real defaults (test turns them off), with the limits a local
+  // load test needs raised explicitly.
+  const server = await startServerProcess([...profilingFlags(), 'src/start.js'], {
+    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...databaseEnv, JWT_SECRET: SECRET, METRICS_TOKEN,
+    LOG_LEVEL: 'warn', SAVE_INTERVAL: '60', WORLD_CAPACITY: '5000', WORLDS_MIN: '1', DISABLE_RATE_LIMIT: 'true',
+    WS_MAX_CONNECTIONS_PER_ADDRESS: '1000000', WS_MAX_UNAUTHENTICATED_PER_ADDRESS: '1000000', WS_AUTH_TIMEOUT_MS: '60000',
+    LOGIN_QUEUE_MAX: String(4 * max), ...admissionEnv,
+  }, port);
+  log(`game server pid ${server.child.pid} on port ${port}`);
+  await sleep(3_000);
+  await scrape(server);
+  await sleep(5_000);
+  const idleLagP99Ms = lagP99Ms(await scrape(server));
+  log(`idle event-loop lag p99 ${idleLagP99Ms} ms`);
+
+  // 1. What one process holds.
+  const stats = newWalkerStats();
+  const refusals = new Map<string, number>();
+  let held = 0;
+  const remaining: SeededWalker[] = [...walkerSeeds];
+  const rampDeadline = Date.now() + RAMP_BOUND_MS;
+  while (remaining.length > 0 && Date.now() < rampDeadline) {
+    const seedsNow = remaining.splice(0, batch);
+    const slice = seedsNow.map((seed) => new JsonWalker(server.wsUrl, seed, grid, stats));
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(), 30_000);
+    const results = await Promise.allSettled(slice.map((walker) => startWithin(walker, controller.signal)));
+    clearTimeout(deadline);
+    const retry: SeededWalker[] = [];
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') return void walkers.push(slice[i]);
+      slice[i].stop();
+      const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
+      refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+      // Refused for now (the gate): it tries again, on a new socket, in a later batch.
+      if (reason === 'WORLD_BUSY') retry.push(seedsNow[i]);
+    });
+    remaining.unshift(...retry);
+    held = walkers.length;
+    let state = await admission(server);
+    if (held % 200 < batch || state?.busy) {
+      log(`ramp: ${held} walkers in; gate ${state?.busy ? `closed (${state.reason})` : 'open'}, lag p99 ${state?.loopLagP99Ms} ms, tick p99 ${state?.tickP99Ms} ms`);
+    }
+    // The gate closed for the process' health (not for the entries in flight) must stay closed for BUSY_CONFIRM_MS:
+    // a batch's own entries lag the process for a moment.
+    const confirmUntil = Date.now() + BUSY_CONFIRM_MS;
+    while (state?.busy && state.reason !== 'entries' && Date.now() < confirmUntil) {
+      await sleep(500);
+      state = await admission(server);
+    }
+    if (state?.busy && state.reason !== 'entries') break;
+    if (retry.length > 0) await sleep(500);
+  }
+  const heldReason = await admission(server);
+  log(`one process holds ${held} walkers (gate ${heldReason?.busy ? `closed: ${heldReason.reason}` : 'open'}; refused while ramping: ${JSON.stringify(Object.fromEntries(refusals))})`);
+
+  // 2. The players inside, before the storm.
+  await sleep(5_000);
+  const before = await measure(server, stats, windowSeconds);
+  log(`before the storm: ack p99 ${before.ackP99Ms} ms, lag p99 ${before.lagP99Ms} ms, tick p99 ${before.tickP99}, inbound wait p99 ≤ ${before.inboundWaitP99Ms} ms, CPU ${before.cpuCores} cores`);
+
+  // 3. The storm: twice what the process holds, at once; every other login asks to queue.
+  const stormSize = 2 * held;
+  const ownLag = monitorEventLoopDelay({ resolution: 10 });
+  ownLag.enable();
+  for (let i = 0; i < stormSize; i++) stormBots.push(new StormEntry(stormSeeds[i].name, i % 2 === 0));
+  log(`storm: ${stormSize} logins at once (${Math.ceil(stormSize / 2)} asking to queue)`);
+  const storm = Promise.all(stormBots.map((bot, i) => bot.start(server.wsUrl, { token: stormSeeds[i].token, characterId: stormSeeds[i].characterId, world: 1 }, 60_000)));
+  const during = await measure(server, stats, windowSeconds, storm);
+  ownLag.disable();
+  const answers = new Map<string, number>();
+  const answerMs = new Samples();
+  let late = 0;
+  for (const bot of stormBots) {
+    const key = bot.outcome.answer ?? `no answer (${bot.outcome.failed})`;
+    answers.set(key, (answers.get(key) ?? 0) + 1);
+    if (bot.outcome.answerMs !== undefined) {
+      answerMs.add(bot.outcome.answerMs);
+      if (bot.outcome.answerMs > ANSWER_BOUND_MS) late++;
+    }
+  }
+  const unanswered = stormBots.filter((bot) => bot.outcome.answer === undefined).length;
+  log(`storm answers: ${JSON.stringify(Object.fromEntries(answers))}; answer p50 ${round(answerMs.p(50), 0)} ms, p99 ${round(answerMs.p(99), 0)} ms, max ${round(answerMs.p(100), 0)} ms; `
+    + `over ${ANSWER_BOUND_MS} ms: ${late}; load generator lag p99 ${round(ownLag.percentile(99) / 1e6, 1)} ms`);
+  log(`during the storm: ack p99 ${during.ackP99Ms} ms, lag p99 ${during.lagP99Ms} ms, tick p99 ${during.tickP99}, inbound wait p99 ≤ ${during.inboundWaitP99Ms} ms, CPU ${during.cpuCores} cores`);
+
+  // 4. The drain: walkers log out one by one; the queued logins get in in the order they queued.
+  const queued = stormBots.filter((bot) => bot.outcome.answer === 'queued');
+  const positions = new Set(queued.map((bot) => bot.outcome.firstPosition));
+  const leaving = walkers.splice(0, Math.min(drainCount, walkers.length));
+  const drainStarted = performance.now();
+  let left = 0;
+  for (const walker of leaving) {
+    if (await walker.leave()) left++;
+    walker.stop();
+    await sleep(100);
+  }
+  const expected = Math.min(left, queued.length);
+  const byPosition = [...queued].sort((a, b) => a.outcome.firstPosition! - b.outcome.firstPosition!);
+  await Promise.all(byPosition.slice(0, expected).map((bot) => bot.whenJoined(30_000)));
+  const served = queued.filter((bot) => bot.outcome.joinedAt !== undefined && bot.outcome.joinedAt >= drainStarted)
+    .map((bot) => ({ firstPosition: bot.outcome.firstPosition!, joinedAt: bot.outcome.joinedAt! }));
+  const headServed = byPosition.slice(0, expected).filter((bot) => bot.outcome.joinedAt !== undefined).length;
+  const inversions = outOfTurn(served, ADMIT_WINDOW);
+  log(`drain: ${left} walkers left; ${served.length} queued logins got in (${headServed} of the first ${expected} in line); out of turn: ${inversions}; `
+    + `first places ${positions.size === queued.length ? 'all distinct' : 'not distinct (the line moved while the storm arrived)'}`);
+
+  const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
+  const answeredInTime = unanswered === 0 && late === 0;
+  const ackOk = during.ackP99Ms <= 100;
+  const lagOk = during.lagP99Ms <= 4 * idleLagP99Ms;
+  const { start, end } = sectionMarkers(SECTION);
+  const text = [
+    start, '## When the server is full: an entry storm (issue #39)', '',
+    `\`npm run bench:storm -- --max ${max} --batch ${batch} --window ${windowSeconds} --drain ${drainCount} --database ${values.database}\`, ${new Date().toISOString().slice(0, 16)}Z. `
+      + `One game server process on ${scratch ? 'PostgreSQL (a scratch database on the local server)' : 'the embedded PGlite'} (NODE_ENV=development, admission thresholds at their defaults`
+      + `${Object.keys(admissionEnv).length ? `, but ${JSON.stringify(admissionEnv)}` : ''}); the bots share the machine's two cores.`, '',
+    `**What one process holds: ${held} /ws walkers** in one world — the count at which its admission gate closed and stayed closed `
+      + `(${heldReason?.busy ? `reason: ${heldReason.reason}` : 'the ramp ended with the gate open'}; refused while ramping: ${JSON.stringify(Object.fromEntries(refusals))}).`, '',
+    '| window | move → ack p50 | move → ack p99 | event-loop lag p99 | tick p99 | server CPU |',
+    '|---|---|---|---|---|---|',
+    `| idle (no player) | – | – | ${idleLagP99Ms} ms | – | – |`,
+    `| ${held} walkers, before the storm (${windowSeconds} s) | ${before.ackP50Ms} ms | ${before.ackP99Ms} ms | ${before.lagP99Ms} ms | ${before.tickP99} | ${before.cpuCores} |`,
+    `| the same walkers during a storm of ${stormSize} logins (${windowSeconds} s) | ${during.ackP50Ms} ms | ${during.ackP99Ms} ms | ${during.lagP99Ms} ms | ${during.tickP99} | ${during.cpuCores} |`,
+    '',
+    `The storm's answers: ${[...answers].map(([answer, count]) => `${answer} ${count}`).join(', ')}. Time from \`world:enter\` to the first answer: `
+      + `p50 ${round(answerMs.p(50), 0)} ms, p99 ${round(answerMs.p(99), 0)} ms, max ${round(answerMs.p(100), 0)} ms; over 2 s: ${late}; unanswered: ${unanswered}.`, '',
+    `The drain: ${left} walkers logged out one every 100 ms; ${served.length} queued logins got in (${headServed} of the first ${expected} in line), `
+      + `${inversions} out of turn (beyond the ${ADMIT_WINDOW} the server lets try at once).`, '',
+    `- Every login answered (in, queued or refused) within 2 s: ${verdict(answeredInTime)}.`,
+    `- The players inside kept their tick during the storm: ack p99 ${during.ackP99Ms} ms (target ≤ 100 ms) ${verdict(ackOk)}; `
+      + `lag p99 ${during.lagP99Ms} ms = ${round(during.lagP99Ms / idleLagP99Ms, 1)} × idle (target ≤ 4 ×) ${verdict(lagOk)}.`,
+    `- The queue drained in order: ${verdict(inversions === 0 && headServed === expected)}.`,
+    end,
+  ].join('\n');
+  writeSection(SECTION, text);
+  console.log(text);
+} finally {
+  await stop();
+}
