@@ -66,6 +66,12 @@ export interface GameServer {
   close(): Promise<void>;
 }
 
+/**
+ * Connections the kernel holds for the server before it accepts them (capped by net.core.somaxconn): Node's default,
+ * 511, overflowed under an entry storm of thousands of logins at once and reset the rest (docs/worlds.md).
+ */
+const LISTEN_BACKLOG = 4_096;
+
 /** Headers and request timeouts that keep slow or idle clients from holding sockets (slowloris). */
 function hardenHttpServer(server: HttpServer): void {
   server.headersTimeout = 15_000;
@@ -201,7 +207,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   colyseus.define('trade', TradeRoom);
 
   try {
-    await colyseus.listen(config.port, config.host);
+    await colyseus.listen(config.port, config.host, LISTEN_BACKLOG);
   } catch (error) {
     await auth.stop();
     await caps.close();

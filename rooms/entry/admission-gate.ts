@@ -326,12 +326,14 @@ export async function sdkGate(request: { world: number | undefined; queue: unkno
 
 /**
  * A /ws login: through (maybe after waiting in line, `place` told of each move), or refused. A waiter that gives up
- * (`wanted()` turns false: its socket closed) leaves the line and gets undefined.
+ * (`wanted()` turns false: its socket closed) leaves the line and gets undefined. Waiters do not ask for their place
+ * one by one: the process' line keeper asks for all of its waiters of a world at once, every QUEUE_POLL_MS, and wakes
+ * those whose turn it is (a storm of thousands waiting costs one read per world and half second).
  */
 export async function wsGate(request: GateRequest, place: (event: Record<string, unknown>) => void, wanted: () => boolean): Promise<GatePass | undefined> {
   let ticket = request.ticket;
-  let told: { position: number; at: number } | undefined;
   let line: number | undefined;
+  const told: Told = { position: 0, at: 0 };
   for (;;) {
     if (!wanted()) {
       if (ticket !== undefined && line !== undefined) await gameContext().loginQueue.leave(line, ticket, false).catch(() => {});
@@ -344,12 +346,93 @@ export async function wsGate(request: GateRequest, place: (event: Record<string,
     line = waiting.world;
     // A picked login stays in the line it joined.
     request = { ...request, world: waiting.world };
-    const now = Date.now();
-    if (!told || told.position !== waiting.position || now - told.at >= QUEUE_PUSH_EVERY_MS) {
-      told = { position: waiting.position, at: now };
-      place(queuePositionEvent(waiting));
+    tell(told, waiting, place);
+    const woke = await new Promise<Wake>((wake) => keepWaiter({ world: waiting.world, ticket: waiting.ticket, told, place, wanted, wake }));
+    if (woke === 'gone') continue;
+  }
+}
+
+/** The last place a waiter was told, and when. */
+interface Told { position: number; at: number }
+
+function tell(told: Told, place: QueuePlace & { world: number }, send: (event: Record<string, unknown>) => void): void {
+  const now = Date.now();
+  if (told.position === place.position && now - told.at < QUEUE_PUSH_EVERY_MS) return;
+  told.position = place.position;
+  told.at = now;
+  send(queuePositionEvent(place));
+}
+
+/** Why a waiter stops waiting: its turn came (it asks again), its socket closed, or its ticket left the line. */
+type Wake = 'turn' | 'gone' | 'dropped';
+
+interface Waiter {
+  world: number;
+  ticket: string;
+  told: Told;
+  place: (event: Record<string, unknown>) => void;
+  wanted: () => boolean;
+  wake: (why: Wake) => void;
+}
+
+/** This process' waiters, by world, and the keeper's timer. */
+const waiters = new Map<number, Set<Waiter>>();
+let keeper: NodeJS.Timeout | undefined;
+/** A round still running (a slow store): the next one is skipped, not run beside it. */
+let keeping = false;
+
+function keepWaiter(waiter: Waiter): void {
+  let line = waiters.get(waiter.world);
+  if (!line) waiters.set(waiter.world, (line = new Set()));
+  line.add(waiter);
+  keeper ??= setInterval(() => {
+    if (keeping) return;
+    keeping = true;
+    void keepLines().finally(() => (keeping = false));
+  }, QUEUE_POLL_MS);
+}
+
+/** One round of the line keeper: every waiter's place read (per world, at once), told, and woken on its turn. */
+async function keepLines(): Promise<void> {
+  if (waiters.size === 0) {
+    clearInterval(keeper);
+    keeper = undefined;
+    return;
+  }
+  let looks: WorldLook[] = [];
+  try {
+    looks = await lookAt(await listedWorlds());
+  } catch {
+    // The listings cannot be read now: nobody's turn comes this round.
+  }
+  for (const [world, line] of waiters) {
+    for (const waiter of line) {
+      if (waiter.wanted()) continue;
+      line.delete(waiter);
+      waiter.wake('gone');
     }
-    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
+    if (line.size === 0) {
+      waiters.delete(world);
+      continue;
+    }
+    let places: Map<string, QueuePlace>;
+    try {
+      places = await gameContext().loginQueue.places(world, [...line].map((waiter) => waiter.ticket));
+    } catch {
+      continue;
+    }
+    const look = looks.find((candidate) => candidate.world === world);
+    const admitting = look !== undefined && !look.full && !look.busy.busy;
+    const window = admitting ? Math.min(ADMIT_WINDOW, Math.max(1, look.listing.maxClients - look.listing.clients)) : 0;
+    for (const waiter of line) {
+      const place = places.get(waiter.ticket);
+      if (place && place.position > window) {
+        tell(waiter.told, { ...place, world }, waiter.place);
+        continue;
+      }
+      line.delete(waiter);
+      waiter.wake(place ? 'turn' : 'dropped');
+    }
   }
 }
 

@@ -40,6 +40,11 @@ export interface LoginQueue {
    * `max` tickets already), kept alive when it is.
    */
   place(world: number, ticket: string, max: number): Promise<QueuePlace | undefined>;
+  /**
+   * The places of several tickets in the world's line at once (each kept alive), for a process' waiters; a ticket no
+   * longer in the line (dropped) is missing from the answer.
+   */
+  places(world: number, tickets: readonly string[]): Promise<Map<string, QueuePlace>>;
   /** The ticket leaves the line: served (it entered the world: counted for the pace) or given up. */
   leave(world: number, ticket: string, served: boolean): Promise<void>;
   /** How many wait for each of these worlds. */
@@ -54,6 +59,18 @@ export interface LoginQueue {
 
 export function createLoginQueue(redisUrl: string | undefined, keyPrefix: string): LoginQueue {
   return redisUrl ? new RedisLoginQueue(redisUrl, keyPrefix) : new MemoryLoginQueue();
+}
+
+/** Index of the first element of the sorted `values` not below `value`. */
+function lowerBound(values: readonly number[], value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function fresh(states: Map<string, ProcessAdmission>, now = Date.now()): Map<string, ProcessAdmission> {
@@ -90,6 +107,21 @@ class MemoryLoginQueue implements LoginQueue {
     let position = 1;
     for (const other of line.order.values()) if (other < number) position++;
     return { position, length: line.order.size, servedPerSecond: line.served.length / (SERVED_WINDOW_MS / 1000) };
+  }
+
+  async places(world: number, tickets: readonly string[]): Promise<Map<string, QueuePlace>> {
+    const line = this.line(world);
+    const numbers = [...line.order.values()].sort((a, b) => a - b);
+    const now = Date.now();
+    const servedPerSecond = line.served.length / (SERVED_WINDOW_MS / 1000);
+    const places = new Map<string, QueuePlace>();
+    for (const ticket of tickets) {
+      const number = line.order.get(ticket);
+      if (number === undefined) continue;
+      line.seen.set(ticket, now);
+      places.set(ticket, { position: lowerBound(numbers, number) + 1, length: numbers.length, servedPerSecond });
+    }
+    return places;
   }
 
   async leave(world: number, ticket: string, served: boolean): Promise<void> {
@@ -136,6 +168,21 @@ for i = 1, 4 do redis.call('pexpire', KEYS[i], tonumber(ARGV[4]) * 2) end
 return {rank + 1, redis.call('zcard', KEYS[1]), redis.call('zcard', KEYS[3])}
 `;
 
+/** KEYS: order, seen, served. ARGV: ticket ttl, served window, tickets…. Returns length, served, then each ticket's position (0: not in line). */
+const PLACES = `
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local dead = redis.call('zrangebyscore', KEYS[2], '-inf', now - tonumber(ARGV[1]))
+for _, gone in ipairs(dead) do redis.call('zrem', KEYS[1], gone); redis.call('zrem', KEYS[2], gone) end
+redis.call('zremrangebyscore', KEYS[3], '-inf', now - tonumber(ARGV[2]))
+local answer = {redis.call('zcard', KEYS[1]), redis.call('zcard', KEYS[3])}
+for i = 3, #ARGV do
+  local rank = redis.call('zrank', KEYS[1], ARGV[i])
+  if rank then redis.call('zadd', KEYS[2], now, ARGV[i]); answer[#answer + 1] = rank + 1 else answer[#answer + 1] = 0 end
+end
+return answer
+`;
+
 /** KEYS: order, seen, served. ARGV: ticket, served (1/0). */
 const LEAVE = `
 local t = redis.call('time')
@@ -160,6 +207,7 @@ const STATES_KEY = 'admission-processes';
 type QueueRedis = Redis & {
   queuePlace(...args: Array<string | number>): Promise<[number, number, number]>;
   queueLeave(...args: Array<string | number>): Promise<number>;
+  queuePlaces(...args: Array<string | number>): Promise<number[]>;
   queueLength(...args: Array<string | number>): Promise<number>;
 };
 
@@ -173,6 +221,7 @@ class RedisLoginQueue implements LoginQueue {
     redis.on('error', () => {});
     redis.defineCommand('queuePlace', { numberOfKeys: 4, lua: PLACE });
     redis.defineCommand('queueLeave', { numberOfKeys: 3, lua: LEAVE });
+    redis.defineCommand('queuePlaces', { numberOfKeys: 3, lua: PLACES });
     redis.defineCommand('queueLength', { numberOfKeys: 2, lua: LENGTH });
     this.redis = redis as QueueRedis;
   }
@@ -186,6 +235,17 @@ class RedisLoginQueue implements LoginQueue {
     const [position, length, served] = await this.redis.queuePlace(...this.keys(world), ticket, max, TICKET_TTL_MS, SERVED_WINDOW_MS);
     if (position < 0) return undefined;
     return { position, length, servedPerSecond: served / (SERVED_WINDOW_MS / 1000) };
+  }
+
+  async places(world: number, tickets: readonly string[]): Promise<Map<string, QueuePlace>> {
+    const [order, seen, servedKey] = this.keys(world);
+    const [length, served, ...positions] = await this.redis.queuePlaces(order, seen, servedKey, TICKET_TTL_MS, SERVED_WINDOW_MS, ...tickets);
+    const servedPerSecond = served / (SERVED_WINDOW_MS / 1000);
+    const places = new Map<string, QueuePlace>();
+    tickets.forEach((ticket, i) => {
+      if (positions[i] > 0) places.set(ticket, { position: positions[i], length, servedPerSecond });
+    });
+    return places;
   }
 
   async leave(world: number, ticket: string, served: boolean): Promise<void> {

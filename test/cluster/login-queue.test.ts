@@ -1,11 +1,13 @@
 /**
  * The login queue across two processes (#39, docs/worlds.md "When the server is full"): one line per world, in Redis,
  * first come first served whichever process a waiter connected to; a waiter on the other process is handed over to
- * the world's process when its turn comes; the world list of either process shows the line. WORLD_CAPACITY 1: one
- * player fills world 1. Needs Redis at 127.0.0.1:6379 and PostgreSQL.
+ * the world's process when its turn comes; the world list of either process shows the line. And a new world is not
+ * opened on a process without headroom while another has some. WORLD_CAPACITY 1: one player fills world 1. Needs
+ * Redis at 127.0.0.1:6379 and PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { anonymousAccount } from '../helpers/players.ts';
+import { connectTestRedis } from '../helpers/redis.ts';
 import type { ServerProcess } from '../helpers/process.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
@@ -26,7 +28,8 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
   const sockets: JsonWsClient[] = [];
 
   before(async function () {
-    cluster = await startTwoProcesses('login-queue', { WORLD_CAPACITY: '1', WORLDS_MIN: '1' });
+    // Admission by the event loop's lag at its production default (the test environment turns it off).
+    cluster = await startTwoProcesses('login-queue', { WORLD_CAPACITY: '1', WORLDS_MIN: '1', ADMISSION_LAG_MS: '100' });
     if (!cluster) return this.skip();
     [a, b] = cluster.servers;
     // /health answers before the standing worlds are open: wait until world 1 is listed.
@@ -92,5 +95,47 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
     for (const server of [a, b]) {
       await until(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 0, 'the line to be empty');
     }
+  });
+
+  it('opens a new world on the process with headroom, not on the least-loaded one when that one is slow', async () => {
+    // World 1 (on A) is full. B runs no room: Colyseus' own choice for a new world would be B.
+    const status = async (server: ServerProcess) => (await (await fetch(`${server.baseUrl}/status`)).json()) as { processId: string; worlds: Array<{ world: number }> };
+    assert.deepEqual((await status(a)).worlds.map((w) => w.world), [1]);
+    assert.deepEqual((await status(b)).worlds, []);
+    const bId = (await status(b)).processId;
+    // B is slow, not dead: stopped 150 ms of every 250 (its event loop lags), as a process on a saturated core.
+    const pid = b.child.pid!;
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // the process is gone (the suite is ending)
+      }
+    };
+    const stall = setInterval(() => {
+      signal('SIGSTOP');
+      setTimeout(() => signal('SIGCONT'), 150);
+    }, 250);
+    const redis = (await connectTestRedis())!;
+    try {
+      await until(async () => {
+        const keys = await redis.keys('*admission-processes');
+        for (const key of keys) {
+          const state = await redis.hget(key, bId);
+          if (state && JSON.parse(state).busy === true) return true;
+        }
+        return false;
+      }, 'B to publish that it is busy', 20_000);
+      const entering = await connect(a);
+      entering.ws.send('world:enter', { characterId: entering.characterId });
+      const joined = await entering.ws.waitFor('world:joined', () => true, 20_000);
+      assert.equal(joined.data.world, 2, 'world 1 is full: a new world');
+      assert.deepEqual((await status(a)).worlds.map((w) => w.world), [1, 2], 'opened on A, which has headroom');
+    } finally {
+      clearInterval(stall);
+      signal('SIGCONT');
+      redis.disconnect();
+    }
+    assert.deepEqual((await status(b)).worlds, [], 'nothing was opened on the slow process');
   });
 });
