@@ -12,6 +12,7 @@
  *   npm run bench:storm
  *   npm run bench:storm -- --max 3000 --batch 8 --window 20 --drain 100
  */
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,8 @@ import { seedWalkers, type SeededWalker } from './lib/seed.ts';
 import { createScratchDatabase } from './lib/postgres.ts';
 import { freePort, metricValue, startServerProcess, stopAllServers, type RunningServer } from './lib/server-process.ts';
 import { round, Samples } from './lib/stats.ts';
-import { outOfTurn, StormEntry } from './lib/storm-entry.ts';
+import { outOfTurn, type StormOutcome } from './lib/storm-entry.ts';
+import type { FromStorm, StormStart, ToStorm } from './lib/storm-child.ts';
 import { JsonWalker, newWalkerStats, startWithin } from './lib/walkers.ts';
 import { profilingFlags } from './lib/walker-scenario.ts';
 import { tickFigures } from './lib/tick-figures.ts';
@@ -40,6 +42,9 @@ const METRICS_TOKEN = 'benchmark-metrics-token';
 const ADMIT_WINDOW = 8;
 /** After a batch, the gate must stay closed this long for the ramp to stop (a batch's own cost passes). */
 const BUSY_CONFIRM_MS = 6_000;
+/** The drain: a walker logs out this often, for at most this long. */
+const DRAIN_EVERY_MS = 50;
+const DRAIN_BOUND_MS = 60_000;
 /** The ramp ends by this time, the gate closed or not. */
 const RAMP_BOUND_MS = 10 * 60_000;
 /** The bound of item 1: every login answered within this long of asking. */
@@ -84,6 +89,38 @@ async function admission(server: RunningServer): Promise<{ busy: boolean; reason
   }
 }
 
+/** loadtest/lib/storm-child.ts, started with the logins: resolves `answered` once each had its first answer. */
+function startStorm(start: StormStart) {
+  const child = fork(path.join(import.meta.dirname, 'lib/storm-child.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const tell = (message: ToStorm) => child.connected && child.send(message);
+  let joined = 0;
+  let reported: ((outcomes: StormOutcome[]) => void) | undefined;
+  let answeredNow: () => void = () => {};
+  const answered = new Promise<void>((resolve) => (answeredNow = resolve));
+  child.on('message', (message: FromStorm) => {
+    if ('answered' in message) answeredNow();
+    else if ('joinedSinceMark' in message) joined = message.joinedSinceMark;
+    else reported?.(message.outcomes);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', () => answeredNow());
+  tell({ start });
+  return {
+    answered,
+    mark: () => tell({ mark: true }),
+    joinedSinceMark: () => joined,
+    report: () => new Promise<StormOutcome[]>((resolve) => {
+      reported = resolve;
+      tell({ report: true });
+    }),
+    stop: async () => {
+      tell({ stop: true });
+      await Promise.race([exited, sleep(5_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
 const lagP99Ms = (metrics: string) => round((metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000, 1);
 
 /** The p99 bucket of world 1's tick time between two scrapes (game_tick_duration_seconds), in ms. */
@@ -121,10 +158,10 @@ const pgliteDir = path.join(dataDir, 'db');
 const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const scratch = values.database === 'postgres' ? await createScratchDatabase(ADMIN_URL, 'storm_bench') : undefined;
 const databaseEnv: Record<string, string> = scratch ? { DATABASE_URL: scratch.url } : { PGLITE_DATA_DIR: pgliteDir };
-const stormBots: StormEntry[] = [];
 const walkers: JsonWalker[] = [];
+let stopStorm: () => Promise<void> = async () => {};
 const stop = async () => {
-  for (const bot of stormBots) bot.stop();
+  await stopStorm();
   for (const walker of walkers) walker.stop();
   await stopAllServers();
   await scratch?.drop().catch(() => {});
@@ -210,51 +247,82 @@ try {
   const before = await measure(server, stats, windowSeconds);
   log(`before the storm: ack p99 ${before.ackP99Ms} ms, lag p99 ${before.lagP99Ms} ms, tick p99 ${before.tickP99}, inbound wait p99 ≤ ${before.inboundWaitP99Ms} ms, CPU ${before.cpuCores} cores`);
 
-  // 3. The storm: twice what the process holds, at once; every other login asks to queue.
+  // 3a. The control: the same storm, from the same kind of process, sent to a bare server that answers every login at
+  // once (loadtest/baseline/storm-floor.ts). What the walkers lose here is what the storm costs the machine.
   const stormSize = 2 * held;
+  const floorPort = await freePort();
+  const floor = await startServerProcess(['loadtest/baseline/storm-floor.ts', String(floorPort)], {}, floorPort);
+  log(`control: ${stormSize} logins at once into a bare server (pid ${floor.child.pid})`);
+  const control = startStorm({
+    wsUrl: floor.wsUrl, world: 1, timeoutMs: 60_000,
+    entries: stormSeeds.slice(0, stormSize).map((seed, i) => ({ name: seed.name, token: seed.token, characterId: seed.characterId, queue: i % 2 === 0 })),
+  });
+  stopStorm = control.stop;
+  const controlWindow = await measure(server, stats, windowSeconds, control.answered);
+  const controlAnswers = new Samples();
+  for (const outcome of await control.report()) if (outcome.answerMs !== undefined) controlAnswers.add(outcome.answerMs);
+  await control.stop();
+  await floor.stop();
+  log(`during the control storm: ack p99 ${controlWindow.ackP99Ms} ms, lag p99 ${controlWindow.lagP99Ms} ms; the bare server's answers p99 ${round(controlAnswers.p(99), 0)} ms`);
+  await sleep(5_000);
+
+  // 3b. The storm: twice what the process holds, at once, from a process of its own; every other login asks to queue.
   const ownLag = monitorEventLoopDelay({ resolution: 10 });
   ownLag.enable();
-  for (let i = 0; i < stormSize; i++) stormBots.push(new StormEntry(stormSeeds[i].name, i % 2 === 0));
   log(`storm: ${stormSize} logins at once (${Math.ceil(stormSize / 2)} asking to queue)`);
-  const storm = Promise.all(stormBots.map((bot, i) => bot.start(server.wsUrl, { token: stormSeeds[i].token, characterId: stormSeeds[i].characterId, world: 1 }, 60_000)));
-  const during = await measure(server, stats, windowSeconds, storm);
+  const storm = startStorm({
+    wsUrl: server.wsUrl, world: 1, timeoutMs: 60_000,
+    entries: stormSeeds.slice(0, stormSize).map((seed, i) => ({ name: seed.name, token: seed.token, characterId: seed.characterId, queue: i % 2 === 0 })),
+  });
+  stopStorm = storm.stop;
+  const during = await measure(server, stats, windowSeconds, storm.answered);
   ownLag.disable();
+  const firstOutcomes = await storm.report();
   const answers = new Map<string, number>();
   const answerMs = new Samples();
   let late = 0;
-  for (const bot of stormBots) {
-    const key = bot.outcome.answer ?? `no answer (${bot.outcome.failed})`;
+  for (const outcome of firstOutcomes) {
+    const key = outcome.answer ?? `no answer (${outcome.failed})`;
     answers.set(key, (answers.get(key) ?? 0) + 1);
-    if (bot.outcome.answerMs !== undefined) {
-      answerMs.add(bot.outcome.answerMs);
-      if (bot.outcome.answerMs > ANSWER_BOUND_MS) late++;
+    if (outcome.answerMs !== undefined) {
+      answerMs.add(outcome.answerMs);
+      if (outcome.answerMs > ANSWER_BOUND_MS) late++;
     }
   }
-  const unanswered = stormBots.filter((bot) => bot.outcome.answer === undefined).length;
+  const unanswered = firstOutcomes.filter((outcome) => outcome.answer === undefined).length;
   log(`storm answers: ${JSON.stringify(Object.fromEntries(answers))}; answer p50 ${round(answerMs.p(50), 0)} ms, p99 ${round(answerMs.p(99), 0)} ms, max ${round(answerMs.p(100), 0)} ms; `
-    + `over ${ANSWER_BOUND_MS} ms: ${late}; load generator lag p99 ${round(ownLag.percentile(99) / 1e6, 1)} ms`);
+    + `over ${ANSWER_BOUND_MS} ms: ${late}; the walkers' process' lag p99 ${round(ownLag.percentile(99) / 1e6, 1)} ms`);
   log(`during the storm: ack p99 ${during.ackP99Ms} ms, lag p99 ${during.lagP99Ms} ms, tick p99 ${during.tickP99}, inbound wait p99 ≤ ${during.inboundWaitP99Ms} ms, CPU ${during.cpuCores} cores`);
 
-  // 4. The drain: walkers log out one by one; the queued logins get in in the order they queued.
-  const queued = stormBots.filter((bot) => bot.outcome.answer === 'queued');
-  const positions = new Set(queued.map((bot) => bot.outcome.firstPosition));
-  const leaving = walkers.splice(0, Math.min(drainCount, walkers.length));
-  const drainStarted = performance.now();
+  // 4. The drain: walkers log out, one every DRAIN_EVERY_MS, until `drain` queued logins got in (or the bound); the
+  // queued logins must get in in the order they queued.
+  const queuedCount = firstOutcomes.filter((outcome) => outcome.answer === 'queued').length;
+  const drainStarted = Date.now();
+  storm.mark();
   let left = 0;
-  for (const walker of leaving) {
-    if (await walker.leave()) left++;
-    walker.stop();
-    await sleep(100);
+  const drainEnds = Date.now() + DRAIN_BOUND_MS;
+  while (storm.joinedSinceMark() < Math.min(drainCount, queuedCount) && walkers.length > 0 && Date.now() < drainEnds) {
+    const walker = walkers.shift()!;
+    void walker.leave().then((done) => {
+      if (done) left++;
+      walker.stop();
+    });
+    await sleep(DRAIN_EVERY_MS);
   }
-  const expected = Math.min(left, queued.length);
-  const byPosition = [...queued].sort((a, b) => a.outcome.firstPosition! - b.outcome.firstPosition!);
-  await Promise.all(byPosition.slice(0, expected).map((bot) => bot.whenJoined(30_000)));
-  const served = queued.filter((bot) => bot.outcome.joinedAt !== undefined && bot.outcome.joinedAt >= drainStarted)
-    .map((bot) => ({ firstPosition: bot.outcome.firstPosition!, joinedAt: bot.outcome.joinedAt! }));
-  const headServed = byPosition.slice(0, expected).filter((bot) => bot.outcome.joinedAt !== undefined).length;
+  await sleep(2_000);
+  const outcomes = await storm.report();
+  const queued = outcomes.filter((outcome) => outcome.answer === 'queued');
+  const positions = new Set(queued.map((outcome) => outcome.firstPosition));
+  const served = queued.filter((outcome) => outcome.joinedAt !== undefined && outcome.joinedAt >= drainStarted)
+    .map((outcome) => ({ firstPosition: outcome.firstPosition!, joinedAt: outcome.joinedAt! }));
+  const waitingAtDrain = queued.filter((outcome) => outcome.joinedAt === undefined || outcome.joinedAt >= drainStarted)
+    .sort((a, b) => a.firstPosition! - b.firstPosition!);
+  const expected = served.length;
+  const headServed = waitingAtDrain.slice(0, expected).filter((outcome) => outcome.joinedAt !== undefined).length;
   const inversions = outOfTurn(served, ADMIT_WINDOW);
-  log(`drain: ${left} walkers left; ${served.length} queued logins got in (${headServed} of the first ${expected} in line); out of turn: ${inversions}; `
-    + `first places ${positions.size === queued.length ? 'all distinct' : 'not distinct (the line moved while the storm arrived)'}`);
+  const drainSeconds = round((Date.now() - drainStarted) / 1000, 1);
+  log(`drain: ${left} walkers left in ${drainSeconds} s; ${served.length} queued logins got in (${headServed} of them the first ${expected} in line); `
+    + `out of turn: ${inversions}; first places ${positions.size === queued.length ? 'all distinct' : 'not distinct (the line moved while the storm arrived)'}`);
 
   const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
   const answeredInTime = unanswered === 0 && late === 0;
@@ -272,16 +340,18 @@ try {
     '|---|---|---|---|---|---|',
     `| idle (no player) | – | – | ${idleLagP99Ms} ms | – | – |`,
     `| ${held} walkers, before the storm (${windowSeconds} s) | ${before.ackP50Ms} ms | ${before.ackP99Ms} ms | ${before.lagP99Ms} ms | ${before.tickP99} | ${before.cpuCores} |`,
-    `| the same walkers during a storm of ${stormSize} logins (${windowSeconds} s) | ${during.ackP50Ms} ms | ${during.ackP99Ms} ms | ${during.lagP99Ms} ms | ${during.tickP99} | ${during.cpuCores} |`,
+    `| the same walkers while the same storm hits a bare server instead (the control) | ${controlWindow.ackP50Ms} ms | ${controlWindow.ackP99Ms} ms | ${controlWindow.lagP99Ms} ms | ${controlWindow.tickP99} | ${controlWindow.cpuCores} |`,
+    `| the same walkers during a storm of ${stormSize} logins into their server (${windowSeconds} s) | ${during.ackP50Ms} ms | ${during.ackP99Ms} ms | ${during.lagP99Ms} ms | ${during.tickP99} | ${during.cpuCores} |`,
     '',
     `The storm's answers: ${[...answers].map(([answer, count]) => `${answer} ${count}`).join(', ')}. Time from \`world:enter\` to the first answer: `
       + `p50 ${round(answerMs.p(50), 0)} ms, p99 ${round(answerMs.p(99), 0)} ms, max ${round(answerMs.p(100), 0)} ms; over 2 s: ${late}; unanswered: ${unanswered}.`, '',
-    `The drain: ${left} walkers logged out one every 100 ms; ${served.length} queued logins got in (${headServed} of the first ${expected} in line), `
-      + `${inversions} out of turn (beyond the ${ADMIT_WINDOW} the server lets try at once).`, '',
+    `The drain: walkers logged out one every ${DRAIN_EVERY_MS} ms until ${drainCount} queued logins got in (bound ${DRAIN_BOUND_MS / 1000} s): ${left} left in ${drainSeconds} s, `
+      + `${served.length} queued logins got in, ${headServed} of them among the first ${expected} in line; ${inversions} out of turn (beyond the ${ADMIT_WINDOW} the server lets try at once).`, '',
     `- Every login answered (in, queued or refused) within 2 s: ${verdict(answeredInTime)}.`,
     `- The players inside kept their tick during the storm: ack p99 ${during.ackP99Ms} ms (target ≤ 100 ms) ${verdict(ackOk)}; `
-      + `lag p99 ${during.lagP99Ms} ms = ${round(during.lagP99Ms / idleLagP99Ms, 1)} × idle (target ≤ 4 ×) ${verdict(lagOk)}.`,
-    `- The queue drained in order: ${verdict(inversions === 0 && headServed === expected)}.`,
+      + `lag p99 ${during.lagP99Ms} ms = ${round(during.lagP99Ms / idleLagP99Ms, 1)} × idle (target ≤ 4 ×) ${verdict(lagOk)}. `
+      + `Against the control (the storm sent to a bare server): ack p99 ${round(during.ackP99Ms / controlWindow.ackP99Ms, 2)} ×, lag p99 ${round(during.lagP99Ms / controlWindow.lagP99Ms, 2)} ×.`,
+    `- The queue drained in order: ${verdict(expected > 0 && inversions === 0 && headServed === expected)}.`,
     end,
   ].join('\n');
   writeSection(SECTION, text);

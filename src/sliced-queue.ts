@@ -16,6 +16,13 @@ export interface SlicedQueueOptions {
   onWait?: (waitedMs: number) => void;
 }
 
+/**
+ * How many rounds of `checkEvery` tasks of the other lane a slice runs even when urgent tasks filled its time: a storm
+ * of logins (each a few tens of microseconds when refused or queued) is answered within a second or two while players
+ * keep moving (loadtest/storm-bench.ts).
+ */
+const OTHERS_PER_SLICE = 4;
+
 /** Slots of tasks already run that a queue which has not emptied keeps before it lets them go. */
 const COMPACT_AFTER = 1024;
 
@@ -87,10 +94,20 @@ export class SlicedQueue {
   private readonly slice = (): void => {
     const ends = this.now() + this.options.sliceMs;
     let ran = 0;
+    // The others are not starved by a steady stream of urgent tasks: a slice that ran urgent ones still runs up to
+    // OTHERS_PER_SLICE × `checkEvery` others, once the urgent lane is empty or the slice's time is up.
+    const othersOwed = OTHERS_PER_SLICE * this.options.checkEvery;
+    let othersRan = 0;
+    let urgentRan = false;
+    let over = false;
     for (;;) {
-      const lane = this.urgent.length > 0 ? this.urgent : this.others.length > 0 ? this.others : undefined;
+      if (!over && ran > 0 && ran % this.options.checkEvery === 0 && this.now() > ends) over = true;
+      const lane = !over
+        ? (this.urgent.length > 0 ? this.urgent : this.others.length > 0 ? this.others : undefined)
+        : (urgentRan && othersRan < othersOwed && this.others.length > 0 ? this.others : undefined);
       if (!lane) break;
-      if (ran > 0 && ran % this.options.checkEvery === 0 && this.now() > ends) break;
+      if (lane === this.others) othersRan++;
+      else urgentRan = true;
       const task = lane.tasks[lane.head]!;
       if (this.options.onWait) this.options.onWait(this.now() - lane.givenAt[lane.head]);
       // Let go of the task at once: a long queue would otherwise hold every frame it ran until it drains.

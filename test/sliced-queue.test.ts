@@ -41,17 +41,28 @@ describe('SlicedQueue', () => {
   it('runs urgent tasks (players in a world) before the others given earlier, each lane in its order', () => {
     const { queue, runSlice, advance } = manualQueue();
     const order: string[] = [];
-    for (let i = 0; i < 3; i++) queue.push(() => { order.push(`login ${i}`); advance(3); });
+    for (let i = 0; i < 6; i++) queue.push(() => { order.push(`login ${i}`); advance(3); });
     for (let i = 0; i < 2; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, true);
     runSlice();
-    // The moves go first; then the slice's time (4 ms, read before each task but the first) allows one login.
-    assert.deepEqual(order, ['move 0', 'move 1', 'login 0']);
+    // The moves go first; once the slice's time (4 ms) is up, it still runs up to 4 logins (4 × checkEvery).
+    assert.deepEqual(order, ['move 0', 'move 1', 'login 0', 'login 1', 'login 2', 'login 3']);
     queue.push(() => { order.push('move 2'); advance(2); }, true);
     runSlice();
-    assert.deepEqual(order, ['move 0', 'move 1', 'login 0', 'move 2', 'login 1']);
-    runSlice();
-    assert.deepEqual(order.slice(5), ['login 2']);
+    assert.deepEqual(order.slice(6), ['move 2', 'login 4', 'login 5']);
     assert.equal(queue.length, 0);
+  });
+
+  it('does not starve the others under a steady stream of urgent tasks: each slice runs some of them', () => {
+    const { queue, runSlice, advance } = manualQueue(2);
+    const order: string[] = [];
+    for (let i = 0; i < 10; i++) queue.push(() => void order.push(`login ${i}`));
+    // Urgent work that alone would fill every slice.
+    for (let i = 0; i < 10; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, true);
+    runSlice();
+    // Time is read every 2 tasks: after move 1 (4 ms) it is not over, after move 3 (8 ms) it is; then up to 4 × 2 logins.
+    assert.deepEqual(order, ['move 0', 'move 1', 'move 2', 'move 3', ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `login ${i}`)]);
+    runSlice();
+    assert.deepEqual(order.slice(12), ['move 4', 'move 5', 'move 6', 'move 7', 'login 8', 'login 9']);
   });
 
   it('stops a slice once its time is up and goes on in the next, keeping the order', () => {

@@ -16,7 +16,7 @@ export interface StormOutcome {
   answerMs?: number;
   /** Its first place in line, when it queued. */
   firstPosition?: number;
-  /** performance.now() when `world:joined` came. */
+  /** When `world:joined` came (Date.now()). */
   joinedAt?: number;
   /** Why it never asked (the socket failed or authentication was refused). */
   failed?: string;
@@ -56,7 +56,7 @@ export class StormEntry {
         }
         const first = this.outcome.answer === undefined;
         if (event.type === 'world:joined') {
-          this.outcome.joinedAt = performance.now();
+          this.outcome.joinedAt = Date.now();
           if (first) this.answered('joined');
           for (const waiter of this.joined.splice(0)) waiter();
         } else if (event.type === 'queue:position') {

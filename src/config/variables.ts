@@ -193,7 +193,7 @@ const world = group('World (docs/manifests.md, economy.md, game-rules.md)', {
     description: 'players per world; the matchmaker opens another world when every open one is full (docs/worlds.md)',
   }),
   admissionTickMs: integer('ADMISSION_TICK_MS', {
-    default: 200, inTest: 60_000, min: 1, max: 60_000,
+    default: 150, inTest: 60_000, min: 1, max: 60_000,
     description: 'a process whose world tick (median of the last 10, grown by the players entering) would take this many milliseconds takes no new logins (docs/worlds.md)',
   }),
   admissionLagMs: integer('ADMISSION_LAG_MS', {
