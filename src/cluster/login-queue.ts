@@ -150,12 +150,18 @@ class MemoryLoginQueue implements LoginQueue {
   async close(): Promise<void> {}
 }
 
-/** KEYS: order, seen, served, counter. ARGV: ticket, max, ticket ttl, served window. Returns position (-1: line full), length, served. */
-const PLACE = `
+/** Lua: `now`, Redis' own clock in ms (one clock for every process). */
+const NOW = `
 local t = redis.call('time')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local dead = redis.call('zrangebyscore', KEYS[2], '-inf', now - tonumber(ARGV[3]))
-for _, gone in ipairs(dead) do redis.call('zrem', KEYS[1], gone); redis.call('zrem', KEYS[2], gone) end
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** Lua: `now`, then the tickets of line KEYS[1] not asked about (in KEYS[2]) for the ttl in `ttlArg` dropped. */
+const NOW_AND_PRUNE = (ttlArg: string) => `${NOW}
+local dead = redis.call('zrangebyscore', KEYS[2], '-inf', now - tonumber(${ttlArg}))
+for _, gone in ipairs(dead) do redis.call('zrem', KEYS[1], gone); redis.call('zrem', KEYS[2], gone) end`;
+
+/** KEYS: order, seen, served, counter. ARGV: ticket, max, ticket ttl, served window. Returns position (-1: line full), length, served. */
+const PLACE = `${NOW_AND_PRUNE('ARGV[3]')}
 redis.call('zremrangebyscore', KEYS[3], '-inf', now - tonumber(ARGV[4]))
 local rank = redis.call('zrank', KEYS[1], ARGV[1])
 if not rank then
@@ -169,11 +175,7 @@ return {rank + 1, redis.call('zcard', KEYS[1]), redis.call('zcard', KEYS[3])}
 `;
 
 /** KEYS: order, seen, served. ARGV: ticket ttl, served window, tickets…. Returns length, served, then each ticket's position (0: not in line). */
-const PLACES = `
-local t = redis.call('time')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local dead = redis.call('zrangebyscore', KEYS[2], '-inf', now - tonumber(ARGV[1]))
-for _, gone in ipairs(dead) do redis.call('zrem', KEYS[1], gone); redis.call('zrem', KEYS[2], gone) end
+const PLACES = `${NOW_AND_PRUNE('ARGV[1]')}
 redis.call('zremrangebyscore', KEYS[3], '-inf', now - tonumber(ARGV[2]))
 local answer = {redis.call('zcard', KEYS[1]), redis.call('zcard', KEYS[3])}
 for i = 3, #ARGV do
@@ -184,9 +186,7 @@ return answer
 `;
 
 /** KEYS: order, seen, served. ARGV: ticket, served (1/0). */
-const LEAVE = `
-local t = redis.call('time')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+const LEAVE = `${NOW}
 local removed = redis.call('zrem', KEYS[1], ARGV[1])
 redis.call('zrem', KEYS[2], ARGV[1])
 if removed == 1 and ARGV[2] == '1' then redis.call('zadd', KEYS[3], now, ARGV[1]) end
@@ -194,11 +194,7 @@ return removed
 `;
 
 /** KEYS: order, seen. ARGV: ticket ttl. The line's length once the tickets nobody asked about are dropped. */
-const LENGTH = `
-local t = redis.call('time')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local dead = redis.call('zrangebyscore', KEYS[2], '-inf', now - tonumber(ARGV[1]))
-for _, gone in ipairs(dead) do redis.call('zrem', KEYS[1], gone); redis.call('zrem', KEYS[2], gone) end
+const LENGTH = `${NOW_AND_PRUNE('ARGV[1]')}
 return redis.call('zcard', KEYS[1])
 `;
 

@@ -126,11 +126,15 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
         }
         return false;
       }, 'B to publish that it is busy', 20_000);
+      // A reads the others' states every half second: let it read B's.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
       const entering = await connect(a);
       entering.ws.send('world:enter', { characterId: entering.characterId });
       const joined = await entering.ws.waitFor('world:joined', () => true, 20_000);
-      assert.equal(joined.data.world, 2, 'world 1 is full: a new world');
-      assert.deepEqual((await status(a)).worlds.map((w) => w.world), [1, 2], 'opened on A, which has headroom');
+      assert.notEqual(joined.data.world, 1, 'world 1 is full: a new world');
+      assert.deepEqual((await status(a)).worlds.map((w) => w.world), [1, joined.data.world], 'opened on A, which has headroom');
+      const opened = await cluster!.db.em.fork().getConnection().execute<Array<{ number: number }>>('select number from worlds where process_id = ?', [bId]);
+      assert.deepEqual(opened, [], 'no world was opened on B, not even one given up');
     } finally {
       clearInterval(stall);
       signal('SIGCONT');
