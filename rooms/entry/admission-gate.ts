@@ -186,6 +186,8 @@ export interface GateRequest {
   queue: boolean;
   /** A ticket the client holds from an earlier ask (SDK), or that its entry process took for it (/ws hand-over). */
   ticket?: string;
+  /** Worlds a picked login was refused by already (filled up, or could not be reached): not picked again. */
+  passOver?: ReadonlySet<number>;
 }
 
 /** Let through: the world to enter (undefined: the matchmaker picks or opens one), and what to do once seated or refused. */
@@ -232,13 +234,14 @@ function busyRefusal(look: WorldLook): GameError {
  * to let the matchmaker open a new world (some process has headroom); or, when nothing has room, the line to stand
  * in: the world with the shortest one.
  */
-function pickFor(looks: WorldLook[]): { world: number | undefined } | { line: WorldLook } {
-  const admitting = looks.filter((look) => !look.full && !look.busy.busy && look.queue === 0)
+function pickFor(looks: WorldLook[], passOver: ReadonlySet<number> = new Set()): { world: number | undefined } | { line: WorldLook } {
+  const candidates = looks.filter((look) => !passOver.has(look.world));
+  const admitting = candidates.filter((look) => !look.full && !look.busy.busy && look.queue === 0)
     .sort((a, b) => b.listing.clients - a.listing.clients || a.world - b.world);
   if (admitting[0]) return { world: admitting[0].world };
   const anyRoom = !measureHeadroom().busy || [...state().others.values()].some((admission) => !admission.busy);
-  if (anyRoom && looks.every((look) => look.full || look.busy.busy)) return { world: undefined };
-  const lines = [...looks].sort((a, b) => a.queue - b.queue || a.world - b.world);
+  if (anyRoom && candidates.every((look) => look.full || look.busy.busy)) return { world: undefined };
+  const lines = [...candidates].sort((a, b) => a.queue - b.queue || a.world - b.world);
   if (!lines[0]) return { world: undefined };
   return { line: lines[0] };
 }
@@ -249,7 +252,7 @@ async function ask(request: GateRequest, ticket: string | undefined): Promise<As
   const looks = await lookAt(await listedWorlds());
   let look: WorldLook | undefined;
   if (request.world === undefined) {
-    const picked = pickFor(looks);
+    const picked = pickFor(looks, request.passOver);
     if ('world' in picked) {
       const local = picked.world === undefined || looks.find((l) => l.world === picked.world)?.listing.processId === matchMaker.processId;
       return { pass: pass(picked.world, undefined, local) };

@@ -114,8 +114,10 @@ export class WorldMembership {
     const picked = data.world === undefined;
     const queue = data.queue === true;
     let ticket = typeof data.queueTicket === 'string' ? data.queueTicket : undefined;
+    // Worlds the gate picked that then refused the seat (filled up, or could not be reached): not picked again.
+    const passOver = new Set<number>();
     for (let attempt = 0; ; attempt++) {
-      const pass = await wsGate({ world: picked ? undefined : requestedWorld(data), queue, ticket },
+      const pass = await wsGate({ world: picked ? undefined : requestedWorld(data), queue, ticket, passOver },
         (place) => this.transport.sendEvent('queue:position', place), () => this.transport.open);
       if (!pass) return undefined;
       ticket = pass.ticket;
@@ -132,6 +134,7 @@ export class WorldMembership {
           await leaveLine(pass.world, ticket);
           throw error;
         }
+        if (!wait && pass.world !== undefined) passOver.add(pass.world);
         await new Promise((resolve) => setTimeout(resolve, GATE_RETRY_MS));
       }
     }

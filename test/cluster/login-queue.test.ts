@@ -73,7 +73,9 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
     const other = await connect(b);
     other.ws.send('world:enter', { characterId: other.characterId, world: 1 });
     const refused = await other.ws.waitFor('error', () => true, 15_000);
-    assert.deepEqual([refused.data.code, refused.data.queueLength], ['WORLD_FULL', 3]);
+    // WORLD_FULL; WORLD_BUSY should world 1's process lag at that moment (a busy CI machine): refused either way.
+    assert.ok(['WORLD_FULL', 'WORLD_BUSY'].includes(refused.data.code), refused.data.code);
+    assert.equal(refused.data.queueLength, 3);
     for (const server of [a, b]) {
       await until(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 3, `the world list of ${server === a ? 'A' : 'B'} to show the line`);
     }
