@@ -18,7 +18,7 @@ import { worldProcessOfRequest } from './http/world-process.ts';
 import { createCluster } from './cluster/cluster.ts';
 import { createLoginQueue } from './cluster/login-queue.ts';
 import { LoopLag } from './observability/loop-lag.ts';
-import { busyProcesses, localAdmission, measureHeadroom, startAdmission } from '../rooms/entry/admission-gate.ts';
+import { localAdmission, measureHeadroom, placementView, startAdmission } from '../rooms/entry/admission-gate.ts';
 import type { Config } from './config.ts';
 import { setGameContext, type GameContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -122,7 +122,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const frontend = Router();
   const originPolicy = createOriginPolicy(config);
   installOriginPolicy(originPolicy);
-  const cluster = createCluster(config, logger, busyProcesses);
+  const cluster = createCluster(config, logger, placementView);
   const caps = new ConnectionCaps({
     maxPerAddress: config.wsMaxConnectionsPerAddress,
     maxUnauthenticatedPerAddress: config.wsMaxUnauthenticatedPerAddress,

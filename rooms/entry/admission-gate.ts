@@ -99,13 +99,15 @@ export function startAdmission(context: GameContext): () => Promise<void> {
   };
 }
 
-/** Processes that have no room for another player now (new worlds are not opened on them while another has room). */
-export function busyProcesses(): Set<string> {
+/**
+ * Where a new world may open: the processes that published their state lately (`alive`: a dead or stalled one stops)
+ * and those of them with no room for another player now (`busy`).
+ */
+export function placementView(): { busy: Set<string>; alive: Set<string> } {
   const current = state();
   const busy = new Set([...current.others].filter(([, admission]) => admission.busy).map(([processId]) => processId));
   if (current.own.busy) busy.add(matchMaker.processId);
-  else busy.delete(matchMaker.processId);
-  return busy;
+  return { busy, alive: new Set([...current.others.keys(), matchMaker.processId]) };
 }
 
 /** The admission state of this process' worlds, for /status and the metrics: state and queue length by world number. */
@@ -253,10 +255,9 @@ async function ask(request: GateRequest, ticket: string | undefined): Promise<As
   let look: WorldLook | undefined;
   if (request.world === undefined) {
     const picked = pickFor(looks, request.passOver);
-    if ('world' in picked) {
-      const local = picked.world === undefined || looks.find((l) => l.world === picked.world)?.listing.processId === matchMaker.processId;
-      return { pass: pass(picked.world, undefined, local) };
-    }
+    // Some world (or process, for a new one) has room: the entry's own choice places it (world-choice.ts: the fullest
+    // world with a seat, passing over those that refuse it), as before the gate.
+    if ('world' in picked) return { pass: pass(undefined, undefined, true) };
     look = picked.line;
   } else {
     look = looks.find((candidate) => candidate.world === request.world);
@@ -268,8 +269,11 @@ async function ask(request: GateRequest, ticket: string | undefined): Promise<As
   if (ticket === undefined) {
     if (admitting && look.queue === 0) return { pass: pass(look.world, undefined, local) };
     if (!request.queue) {
-      // The refusal says how long the line is now (the reading the decision reused may be a moment old).
+      // The line as it is now (the reading the decision reused may be a moment old).
       look.queue = (await loginQueue.lengths([look.world])).get(look.world) ?? look.queue;
+      // A full world nobody queues for: the seat refuses it as before (WORLD_FULL — or WORLD_UNAVAILABLE first, when
+      // its process cannot be reached).
+      if (look.full && !look.busy.busy && look.queue === 0) return { pass: pass(look.world, undefined, false) };
       if (look.full && !look.busy.busy) {
         refuse('full', new GameError('WORLD_FULL', `World ${look.world} is full`, { world: look.world, retryAfterSeconds: FULL_RETRY_SECONDS, queueLength: look.queue }));
       }

@@ -35,6 +35,12 @@ const EXTEND_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.
 const ANNOUNCE_MS = 5_000;
 const ACCOUNT_CHANGES_CHANNEL = 'account-changed';
 
+/** What placement knows of the processes (rooms/entry/admission-gate.ts `placementView`). */
+export interface PlacementView {
+  busy: ReadonlySet<string>;
+  alive: ReadonlySet<string>;
+}
+
 export interface ProcessLocation {
   processId: string;
   /** host:port other processes reach this one at (/ws hand-over, REST forwarding). */
@@ -96,7 +102,7 @@ class RedisCluster implements Cluster {
   private announcer: NodeJS.Timeout | undefined;
   private lastRedisWarning = 0;
 
-  constructor(config: Config, logger: Logger, redisUrl: string, busy: () => ReadonlySet<string>) {
+  constructor(config: Config, logger: Logger, redisUrl: string, placement: () => PlacementView) {
     this.config = config;
     this.logger = logger;
     const redisOptions = { keyPrefix: config.clusterKeyPrefix, maxRetriesPerRequest: 3 };
@@ -105,12 +111,17 @@ class RedisCluster implements Cluster {
     const presence = new RedisPresence(quiet('presence')(new Redis(redisUrl, redisOptions)));
     this.presence = presence;
     this.locks = quiet('room listing')(new Redis(redisUrl, redisOptions));
-    // The least-loaded process (fewest rooms, Colyseus' own measure) among those with room for another player: a
-    // new world is not opened on a process that is already at capacity while another has headroom.
+    // The least-loaded process (fewest rooms, Colyseus' own measure) among those that published their state lately
+    // and have room for another player: a new world is not opened on a process at capacity (or dead, or stalled: it
+    // stopped publishing) while another has headroom.
     const leastLoaded = async (): Promise<string> => {
-      const processes = (await matchMaker.stats.fetchAll()).sort((a, b) => a.roomCount - b.roomCount);
-      const full = busy();
-      return (processes.find((stats) => !full.has(stats.processId)) ?? processes[0])?.processId ?? matchMaker.processId;
+      // Among equals, this process: it is known to be alive, and opening here needs no round trip.
+      const own = (stats: { processId: string }) => (stats.processId === matchMaker.processId ? 0 : 1);
+      const processes = (await matchMaker.stats.fetchAll()).sort((a, b) => a.roomCount - b.roomCount || own(a) - own(b));
+      const { busy, alive } = placement();
+      const pick = processes.find((stats) => alive.has(stats.processId) && !busy.has(stats.processId))
+        ?? processes.find((stats) => !busy.has(stats.processId)) ?? processes[0];
+      return pick?.processId ?? matchMaker.processId;
     };
     const publicAddress = config.publicAddress ?? (config.port > 0 ? defaultInternalAddress(config.host, config.port) : undefined);
     this.serverOptions = {
@@ -189,7 +200,10 @@ class RedisCluster implements Cluster {
   }
 }
 
-/** `busy`: the processes that have no room for another player now (rooms/entry/admission-gate.ts). */
-export function createCluster(config: Config, logger: Logger, busy: () => ReadonlySet<string> = () => new Set()): Cluster {
-  return config.redisUrl ? new RedisCluster(config, logger, config.redisUrl, busy) : SINGLE_PROCESS;
+/**
+ * `placement`: the processes that published their admission state lately, and those of them that have no room for
+ * another player now (rooms/entry/admission-gate.ts).
+ */
+export function createCluster(config: Config, logger: Logger, placement: () => PlacementView = () => ({ busy: new Set(), alive: new Set() })): Cluster {
+  return config.redisUrl ? new RedisCluster(config, logger, config.redisUrl, placement) : SINGLE_PROCESS;
 }
