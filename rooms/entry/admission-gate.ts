@@ -14,7 +14,7 @@ import { matchMaker } from '@colyseus/core';
 import { gameContext, type GameContext } from '../../src/context.ts';
 import { estimatedWaitSeconds, headroomOf, median, type Headroom } from '../../src/game/admission.ts';
 import { GameError } from '../../src/game/refusal.ts';
-import { TICKET_TTL_MS, type ProcessAdmission, type QueuePlace } from '../../src/cluster/login-queue.ts';
+import { isFresh, TICKET_TTL_MS, type ProcessAdmission, type QueuePlace } from '../../src/cluster/login-queue.ts';
 import { isFull, listWorlds, type WorldRoomListing } from './world-choice.ts';
 
 /** How often a process measures and publishes its admission state. */
@@ -45,7 +45,10 @@ interface GateState {
   /** Entries this process let through that are not seated yet (part of the tick projection). */
   entering: number;
   own: Headroom;
+  /** The other processes' recent admission states. */
   others: Map<string, ProcessAdmission>;
+  /** Processes whose last published state is old: dead or stalled (new worlds do not open there). */
+  stale: Set<string>;
   /** Queue lengths of the worlds listed, as last read. */
   queues: Map<number, number>;
   timer: NodeJS.Timeout | undefined;
@@ -58,7 +61,7 @@ let gate: GateState | undefined;
 function state(): GateState {
   const context = gameContext();
   if (!gate || gate.context !== context) {
-    gate = { context, entering: 0, own: { busy: false }, others: new Map(), queues: new Map(), timer: undefined, read: undefined, lengthsRead: undefined };
+    gate = { context, entering: 0, own: { busy: false }, others: new Map(), stale: new Set(), queues: new Map(), timer: undefined, read: undefined, lengthsRead: undefined };
   }
   return gate;
 }
@@ -81,9 +84,12 @@ export function startAdmission(context: GameContext): () => Promise<void> {
     const { loginQueue } = context;
     try {
       await loginQueue.publish(matchMaker.processId, { ...current.own, at: Date.now() });
-      current.others = await loginQueue.processes();
+      const states = await loginQueue.processes();
       // This process judges itself by what it measures now, not by what it published.
-      current.others.delete(matchMaker.processId);
+      states.delete(matchMaker.processId);
+      const now = Date.now();
+      current.others = new Map([...states].filter(([, admission]) => isFresh(admission, now)));
+      current.stale = new Set([...states].filter(([, admission]) => !isFresh(admission, now)).map(([processId]) => processId));
       const worlds = context.metrics.worldLoads().map((world) => world.world);
       current.queues = await loginQueue.lengths(worlds);
     } catch (error) {
@@ -100,14 +106,14 @@ export function startAdmission(context: GameContext): () => Promise<void> {
 }
 
 /**
- * Where a new world may open: the processes that published their state lately (`alive`: a dead or stalled one stops)
- * and those of them with no room for another player now (`busy`).
+ * Where a new world may not open: processes with no room for another player now (`busy`), and those that stopped
+ * publishing their state (`stale`: dead or stalled; a process just started has not published yet, and is not).
  */
-export function placementView(): { busy: Set<string>; alive: Set<string> } {
+export function placementView(): { busy: Set<string>; stale: Set<string> } {
   const current = state();
   const busy = new Set([...current.others].filter(([, admission]) => admission.busy).map(([processId]) => processId));
   if (current.own.busy) busy.add(matchMaker.processId);
-  return { busy, alive: new Set([...current.others.keys(), matchMaker.processId]) };
+  return { busy, stale: new Set(current.stale) };
 }
 
 /** The admission state of this process' worlds, for /status and the metrics: state and queue length by world number. */

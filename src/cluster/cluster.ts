@@ -38,7 +38,7 @@ const ACCOUNT_CHANGES_CHANNEL = 'account-changed';
 /** What placement knows of the processes (rooms/entry/admission-gate.ts `placementView`). */
 export interface PlacementView {
   busy: ReadonlySet<string>;
-  alive: ReadonlySet<string>;
+  stale: ReadonlySet<string>;
 }
 
 export interface ProcessLocation {
@@ -111,15 +111,15 @@ class RedisCluster implements Cluster {
     const presence = new RedisPresence(quiet('presence')(new Redis(redisUrl, redisOptions)));
     this.presence = presence;
     this.locks = quiet('room listing')(new Redis(redisUrl, redisOptions));
-    // The least-loaded process (fewest rooms, Colyseus' own measure) among those that published their state lately
-    // and have room for another player: a new world is not opened on a process at capacity (or dead, or stalled: it
-    // stopped publishing) while another has headroom.
+    // The least-loaded process (fewest rooms, Colyseus' own measure) among those with room for another player that
+    // have not stopped publishing their state: a new world is not opened on a process at capacity (or dead, or
+    // stalled) while another has headroom.
     const leastLoaded = async (): Promise<string> => {
       // Among equals, this process: it is known to be alive, and opening here needs no round trip.
       const own = (stats: { processId: string }) => (stats.processId === matchMaker.processId ? 0 : 1);
       const processes = (await matchMaker.stats.fetchAll()).sort((a, b) => a.roomCount - b.roomCount || own(a) - own(b));
-      const { busy, alive } = placement();
-      const pick = processes.find((stats) => alive.has(stats.processId) && !busy.has(stats.processId))
+      const { busy, stale } = placement();
+      const pick = processes.find((stats) => !stale.has(stats.processId) && !busy.has(stats.processId))
         ?? processes.find((stats) => !busy.has(stats.processId)) ?? processes[0];
       return pick?.processId ?? matchMaker.processId;
     };
@@ -204,6 +204,6 @@ class RedisCluster implements Cluster {
  * `placement`: the processes that published their admission state lately, and those of them that have no room for
  * another player now (rooms/entry/admission-gate.ts).
  */
-export function createCluster(config: Config, logger: Logger, placement: () => PlacementView = () => ({ busy: new Set(), alive: new Set() })): Cluster {
+export function createCluster(config: Config, logger: Logger, placement: () => PlacementView = () => ({ busy: new Set(), stale: new Set() })): Cluster {
   return config.redisUrl ? new RedisCluster(config, logger, config.redisUrl, placement) : SINGLE_PROCESS;
 }

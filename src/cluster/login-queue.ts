@@ -51,7 +51,7 @@ export interface LoginQueue {
   lengths(worlds: readonly number[]): Promise<Map<number, number>>;
   /** This process' admission state, for the others (placement of new worlds, entries handed over). */
   publish(processId: string, state: ProcessAdmission): Promise<void>;
-  /** Every process' fresh admission state. */
+  /** Every process' last published admission state, recent or not (`isFresh` tells). */
   processes(): Promise<Map<string, ProcessAdmission>>;
   forget(processId: string): Promise<void>;
   close(): Promise<void>;
@@ -73,8 +73,9 @@ function lowerBound(values: readonly number[], value: number): number {
   return low;
 }
 
-function fresh(states: Map<string, ProcessAdmission>, now = Date.now()): Map<string, ProcessAdmission> {
-  return new Map([...states].filter(([, state]) => now - state.at <= STATE_FRESH_MS));
+/** Whether a process' published state is recent enough to believe (it stops publishing when it dies or stalls). */
+export function isFresh(state: ProcessAdmission, now = Date.now()): boolean {
+  return now - state.at <= STATE_FRESH_MS;
 }
 
 class MemoryLoginQueue implements LoginQueue {
@@ -140,7 +141,7 @@ class MemoryLoginQueue implements LoginQueue {
   }
 
   async processes(): Promise<Map<string, ProcessAdmission>> {
-    return fresh(this.states);
+    return new Map(this.states);
   }
 
   async forget(processId: string): Promise<void> {
@@ -271,7 +272,7 @@ class RedisLoginQueue implements LoginQueue {
         // Not ours to read: skipped.
       }
     }
-    return fresh(states);
+    return states;
   }
 
   async forget(processId: string): Promise<void> {
