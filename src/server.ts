@@ -180,7 +180,7 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
             rooms: () => matchMaker.stats.local.roomCount,
             worlds: () => {
               const admission = localAdmission();
-              return metrics.worldStatus().map((world) => ({ ...world, admission: admission.get(world.world)?.admission ?? 'open', queue: admission.get(world.world)?.queue ?? 0 }));
+              return metrics.worldStatus().map((world) => ({ ...world, ...(admission.get(world.world) ?? { admission: 'open', queue: 0 }) }));
             },
             admission: () => ({ ...measureHeadroom(context), loopLagP99Ms: Math.round(loopLag.p99Ms() * 10) / 10 }),
             processId: () => matchMaker.processId,

@@ -7,7 +7,7 @@
  *
  * Each process measures itself and publishes its state every PUBLISH_MS (in Redis with REDIS_URL, through the login
  * queue's store), so an entry into a world of another process is judged by that process' state, and new worlds are
- * opened on a process with headroom (src/cluster/cluster.ts asks `busyProcesses`).
+ * opened on a process with headroom (src/cluster/cluster.ts asks `placementView`).
  */
 import { randomUUID } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
@@ -116,6 +116,11 @@ export function placementView(): { busy: Set<string>; stale: Set<string> } {
   return { busy, stale: new Set(current.stale) };
 }
 
+/** How clients and operators see a world: full before busy before queueing. */
+function admissionOf(full: boolean, busy: boolean, queue: number): WorldAdmission {
+  return full ? 'full' : busy ? 'busy' : queue > 0 ? 'queueing' : 'open';
+}
+
 /** The admission state of this process' worlds, for /status and the metrics: state and queue length by world number. */
 export function localAdmission(): Map<number, { admission: WorldAdmission; queue: number }> {
   const current = state();
@@ -123,8 +128,7 @@ export function localAdmission(): Map<number, { admission: WorldAdmission; queue
   const own = measureHeadroom(current.context, current.entering);
   return new Map(metrics.worldLoads().map((world) => {
     const queue = current.queues.get(world.world) ?? 0;
-    const admission: WorldAdmission = world.players >= config.worldCapacity ? 'full' : own.busy ? 'busy' : queue > 0 ? 'queueing' : 'open';
-    return [world.world, { admission, queue }];
+    return [world.world, { admission: admissionOf(world.players >= config.worldCapacity, own.busy, queue), queue }];
   }));
 }
 
@@ -181,8 +185,7 @@ export async function admissionOfWorlds(listings: WorldRoomListing[]): Promise<A
   const lengths = await gameContext().loginQueue.lengths(listings.map((listing) => listing.metadata!.world!)).catch(() => new Map<number, number>());
   return listings.map((listing) => {
     const queue = lengths.get(listing.metadata!.world!) ?? 0;
-    const admission: WorldAdmission = listing.locked || isFull(listing) ? 'full' : processBusy(listing.processId).busy ? 'busy' : queue > 0 ? 'queueing' : 'open';
-    return { listing, admission, queue };
+    return { listing, admission: admissionOf(listing.locked || isFull(listing), processBusy(listing.processId).busy, queue), queue };
   });
 }
 
@@ -238,20 +241,17 @@ function busyRefusal(look: WorldLook): GameError {
 }
 
 /**
- * The world a server-picked login goes to: the fullest world with a seat, headroom and nobody queueing; undefined
- * to let the matchmaker open a new world (some process has headroom); or, when nothing has room, the line to stand
- * in: the world with the shortest one.
+ * For a server-picked login: 'room' when some world has a seat, headroom and nobody queueing, or some process has
+ * headroom for a new world (the entry then places itself); or, when nothing has room, the line to stand in: the
+ * world with the shortest one.
  */
-function pickFor(looks: WorldLook[], passOver: ReadonlySet<number> = new Set()): { world: number | undefined } | { line: WorldLook } {
+function pickFor(looks: WorldLook[], passOver: ReadonlySet<number> = new Set()): 'room' | { line: WorldLook } {
   const candidates = looks.filter((look) => !passOver.has(look.world));
-  const admitting = candidates.filter((look) => !look.full && !look.busy.busy && look.queue === 0)
-    .sort((a, b) => b.listing.clients - a.listing.clients || a.world - b.world);
-  if (admitting[0]) return { world: admitting[0].world };
+  if (candidates.some((look) => !look.full && !look.busy.busy && look.queue === 0)) return 'room';
   const anyRoom = !measureHeadroom().busy || [...state().others.values()].some((admission) => !admission.busy);
-  if (anyRoom && candidates.every((look) => look.full || look.busy.busy)) return { world: undefined };
+  if (anyRoom && candidates.every((look) => look.full || look.busy.busy)) return 'room';
   const lines = [...candidates].sort((a, b) => a.queue - b.queue || a.world - b.world);
-  if (!lines[0]) return { world: undefined };
-  return { line: lines[0] };
+  return lines[0] ? { line: lines[0] } : 'room';
 }
 
 /** One ask at the gate (see the module comment). */
@@ -263,7 +263,7 @@ async function ask(request: GateRequest, ticket: string | undefined): Promise<As
     const picked = pickFor(looks, request.passOver);
     // Some world (or process, for a new one) has room: the entry's own choice places it (world-choice.ts: the fullest
     // world with a seat, passing over those that refuse it), as before the gate.
-    if ('world' in picked) return { pass: pass(undefined, undefined, true) };
+    if (picked === 'room') return { pass: pass(undefined, undefined, true) };
     look = picked.line;
   } else {
     look = looks.find((candidate) => candidate.world === request.world);
@@ -299,10 +299,15 @@ async function ask(request: GateRequest, ticket: string | undefined): Promise<As
   return { waiting: { ...place, world: look.world, ticket } };
 }
 
+/** Whether a client's `queueTicket` can be one: a non-empty string of at most MAX_TICKET_LENGTH characters. */
+export function isQueueTicket(ticket: unknown): ticket is string {
+  return typeof ticket === 'string' && ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH;
+}
+
 /** A client's ticket: its own string, bounded. */
 function clientTicket(ticket: unknown): string | undefined {
   if (ticket === undefined || ticket === null) return undefined;
-  if (typeof ticket !== 'string' || ticket.length === 0 || ticket.length > MAX_TICKET_LENGTH) {
+  if (!isQueueTicket(ticket)) {
     throw new GameError('INVALID_REQUEST', `"queueTicket" must be the ticket a queue answer gave (at most ${MAX_TICKET_LENGTH} characters)`);
   }
   return ticket;
@@ -360,8 +365,8 @@ export async function wsGate(request: GateRequest, place: (event: Record<string,
     // A picked login stays in the line it joined.
     request = { ...request, world: waiting.world };
     tell(told, waiting, place);
-    const woke = await new Promise<Wake>((wake) => keepWaiter({ world: waiting.world, ticket: waiting.ticket, told, place, wanted, wake }));
-    if (woke === 'gone') continue;
+    // Woken for any reason, it asks again (a waiter that is gone leaves the line at the top of the loop).
+    await new Promise<Wake>((wake) => keepWaiter({ world: waiting.world, ticket: waiting.ticket, told, place, wanted, wake }));
   }
 }
 

@@ -14,7 +14,7 @@ import { HandoverFailure, type ConnectionClient, type MembershipTransport, type 
 import { MembershipMachine, outcomeOf, type MembershipInput, type MembershipState } from './membership-states.ts';
 import { resumeWorldSeat, takeLinkedSeat, takeWorldSeat, type Seat } from './seats.ts';
 import { requestedWorld, worldOfEntry, type EntryTarget } from './world-choice.ts';
-import { leaveLine, wsGate } from './admission-gate.ts';
+import { isQueueTicket, leaveLine, wsGate } from './admission-gate.ts';
 
 /** How many times an entry the server placed picks another world after the one it picked was refused. */
 const MAX_PICKS = 5;
@@ -86,7 +86,7 @@ export class WorldMembership {
       return this.transport.sendError('INVALID_PAYLOAD', `"updates" must be one of ${UPDATE_ENCODINGS.join(', ')}`, 'world:enter');
     }
     if (data.queue !== undefined && typeof data.queue !== 'boolean') return this.transport.sendError('INVALID_PAYLOAD', '"queue" must be true or false', 'world:enter');
-    if (data.queueTicket !== undefined && (typeof data.queueTicket !== 'string' || data.queueTicket.length === 0 || data.queueTicket.length > 64)) {
+    if (data.queueTicket !== undefined && !isQueueTicket(data.queueTicket)) {
       return this.transport.sendError('INVALID_PAYLOAD', '"queueTicket" must be a ticket a queue answer gave', 'world:enter');
     }
     this.machine.go('entering');

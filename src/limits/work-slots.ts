@@ -25,9 +25,4 @@ export class WorkSlots {
       else this.running--;
     }
   }
-
-  /** Work running and waiting now. */
-  get load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
-  }
 }
