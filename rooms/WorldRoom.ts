@@ -65,6 +65,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   readonly slots = new Map<object, unknown>();
   private readonly online = new Map<string, OnlinePlayer>();
   private readonly bySession = new Map<string, OnlinePlayer>();
+  /** The leaves under way (removePlayer, a leave in combat): the world's claims are released only once they are done. */
+  private readonly leaving = new Set<Promise<void>>();
   private readonly sync = new InterestSync();
   private readonly ticker = new WorldTicker(this, this.sync);
   /** SDK players that asked for `world:update` room messages instead of schema sync, and the encoding. */
@@ -294,7 +296,9 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const lingering = code === CloseCode.CONSENTED && !player.removedFor ? lingerInCombat(player, () => this.state.tick, () => this.stopped) : undefined;
     if (lingering) {
       this.markAway(player);
-      void trackWrite(gameContext(), lingering.then(() => this.removePlayer(client, player, code)));
+      const leave = lingering.then(() => this.removePlayer(client, player, code));
+      this.leaving.add(leave);
+      void trackWrite(gameContext(), leave.finally(() => this.leaving.delete(leave)));
       return;
     }
     await this.removePlayer(client, player, code);
@@ -326,9 +330,11 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       }
     })());
     context.leaving.set(player.id, save);
+    this.leaving.add(save);
     try {
       await save;
     } finally {
+      this.leaving.delete(save);
       if (context.leaving.get(player.id) === save) context.leaving.delete(player.id);
       this.considerClosing();
     }
@@ -350,10 +356,21 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.unwatchWorld?.();
     const context = gameContext();
     if (this.lease) {
-      trackWrite(context, closeWorld(context.db, this.lease.fence())
+      const fence = this.lease.fence();
+      trackWrite(context, this.leavesDone().then(() => closeWorld(context.db, fence))
         .catch((error: unknown) => context.logger.error({ err: error, world: this.worldNumber }, 'could not record the world as closed')));
     }
   }
+  /**
+   * Resolves once no player is leaving: a shutdown gives up the seats held for dropped players just before the room
+   * is disposed, and their saves are fenced by the world's lease, so closing the world first would refuse them.
+   */
+  private async leavesDone(): Promise<void> {
+    // The seats' rejections start those leaves a few microtasks from now.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.leaving.size > 0) await Promise.allSettled([...this.leaving]);
+  }
+
 
   /**
    * An empty world numbered above WORLDS_MIN closes after WORLD_IDLE_CLOSE_SECONDS: it is locked first (no new
