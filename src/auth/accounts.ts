@@ -36,11 +36,15 @@ export async function createTemporaryUser(em: Transaction, ttlSeconds: number, n
 
 /** The account a token names if it still exists and has not expired; otherwise ACCOUNT_NOT_FOUND (401). */
 export async function requireLiveAccount(em: Transaction, accountId: string, now = new Date()): Promise<User> {
-  const user = await findUser(em, accountId);
-  if (!user || (user.isTemporary && user.expiresAt !== null && user.expiresAt !== undefined && user.expiresAt <= now)) {
+  return assertLiveAccount(await findUser(em, accountId), now);
+}
+
+/** `account` if it exists and has not expired; otherwise ACCOUNT_NOT_FOUND (401). */
+export function assertLiveAccount<T extends Pick<User, 'isTemporary' | 'expiresAt'>>(account: T | null, now = new Date()): T {
+  if (!account || (account.isTemporary && account.expiresAt !== null && account.expiresAt !== undefined && account.expiresAt <= now)) {
     throw new AuthError('ACCOUNT_NOT_FOUND', 'the account of this token no longer exists');
   }
-  return user;
+  return account;
 }
 
 /**

@@ -10,9 +10,10 @@ import type { User } from '../db/entities/user.ts';
 import { session } from '../db/transaction.ts';
 import type { LimiterBackend } from '../limits/store.ts';
 import { MessageRateLimiter } from '../limits/message-limiter.ts';
-import { WorkSlots } from '../limits/work-slots.ts';
+import { loadAccountRights } from '../db/users.ts';
 import type { Logger } from '../logger.ts';
 import {
+  assertLiveAccount,
   assertMayActAs,
   createTemporaryUser,
   deleteExpiredTemporaryUserIds,
@@ -23,11 +24,12 @@ import { AdminCodeGate } from './admin-code.ts';
 import { AuthAttemptLimiter, type AttemptSource } from './attempt-limiter.ts';
 import { AuthError } from './errors.ts';
 import { IdpVerifier } from './idp.ts';
+import { LoginReads } from './login-reads.ts';
 import { effectiveRoles, PLAYER_ROLE, SessionGuard, type RightsChannel } from './session-guard.ts';
 import { serverSigningSecret, TokenService, type Identity } from './tokens.ts';
 
-/** Logins whose account is read at once; the others wait their turn (verifyLogin). */
-const LOGIN_CHECK_SLOTS = 8;
+/** Queries reading logins' accounts at once; the others wait their turn (verifyLogin). */
+const LOGIN_READ_SLOTS = 8;
 
 /** A freshly issued server token and whom it is for. */
 export interface Session {
@@ -77,8 +79,8 @@ export class AuthService {
   private readonly logger: Logger;
   private readonly db: Database;
   private readonly tokenChecks: Array<(identity: Identity) => Promise<void>> = [];
-  /** Logins' account checks run at most this many at once (verifyLogin). */
-  private readonly loginChecks = new WorkSlots(LOGIN_CHECK_SLOTS);
+  /** Logins' accounts, read in batches (verifyLogin). */
+  private readonly loginReads: LoginReads;
   private cleanupTimer: NodeJS.Timeout | undefined;
   private cleanupRun: Promise<unknown> | undefined;
 
@@ -88,6 +90,7 @@ export class AuthService {
     this.logger = logger;
     this.db = options.db;
     this.limits = options.limits;
+    this.loginReads = new LoginReads((accountIds) => loadAccountRights(session(this.db), accountIds), LOGIN_READ_SLOTS);
 
     const { secret, source } = serverSigningSecret(config);
     if (source === 'process') {
@@ -140,12 +143,12 @@ export class AuthService {
   }
 
   /**
-   * A login's token (a /ws `authenticate`, an SDK matchmaking request): verified as any token, its account read in
-   * one of LOGIN_CHECK_SLOTS slots (docs/worlds.md "When the server is full": a storm of logins is a stream).
+   * A login's token (a /ws `authenticate`, an SDK matchmaking request): checked as `recheckIdentity` does, its account
+   * read in a batch with the other logins of the moment (login-reads.ts; docs/worlds.md "When the server is full").
    */
-  verifyLogin(token: string | undefined | null): Promise<Identity> {
+  async verifyLogin(token: string | undefined | null): Promise<Identity> {
     const identity = this.tokens.verify(token ?? '');
-    return this.loginChecks.run(() => this.recheckIdentity(identity));
+    return this.rightsOf(identity, assertLiveAccount(await this.loginReads.account(identity.accountId)));
   }
 
   /**
@@ -154,7 +157,11 @@ export class AuthService {
    */
   async recheckIdentity(identity: Identity): Promise<Identity> {
     if (new Date(identity.expiresAt).getTime() <= Date.now()) throw new AuthError('TOKEN_EXPIRED', 'the access token has expired');
-    const user = await requireLiveAccount(session(this.db), identity.accountId);
+    return this.rightsOf(identity, await requireLiveAccount(session(this.db), identity.accountId));
+  }
+
+  /** The identity with the roles its live account still holds, once the token checks passed; needs the player role. */
+  private async rightsOf(identity: Identity, user: Pick<User, 'roles'>): Promise<Identity> {
     await this.runTokenChecks(identity);
     const roles = effectiveRoles(identity.roles, user.roles);
     if (!roles.includes(PLAYER_ROLE)) throw new AuthError('INSUFFICIENT_ROLE', `playing needs the ${PLAYER_ROLE} role`);
