@@ -17,7 +17,7 @@ export interface SlicedQueueOptions {
 }
 
 /**
- * How many rounds of `checkEvery` tasks of the other lane a slice runs even when urgent tasks filled its time: a storm
+ * How many rounds of `checkEvery` tasks of the other lanes a slice runs even when urgent tasks filled its time: a storm
  * of logins (each a few tens of microseconds when refused or queued) is answered within a second or two while players
  * keep moving (loadtest/storm-bench.ts).
  */
@@ -52,12 +52,19 @@ class Lane {
 }
 
 /**
- * Two lanes: `urgent` tasks (the frames of players in a world) run before the others (logins: authentication and
- * entries) given before them, so a storm of logins does not queue in front of the moves of the players inside.
- * Within a lane, tasks run in the order given.
+ * Which lane a task waits in: `urgent` (the frames of players in a world) runs before `entries` (authenticated
+ * sockets asking to enter), which runs before `others` (logins still authenticating).
+ */
+export type Priority = 'urgent' | 'entries' | 'others';
+
+/**
+ * Three lanes: `urgent` tasks run before the others given before them, so a storm of logins does not queue in front of
+ * the moves of the players inside; among the logins, one that has authenticated is answered before new ones start
+ * (a login under way finishes first). Within a lane, tasks run in the order given.
  */
 export class SlicedQueue {
   private readonly urgent = new Lane();
+  private readonly entries = new Lane();
   private readonly others = new Lane();
   private scheduled = false;
   private readonly options: SlicedQueueOptions;
@@ -72,17 +79,17 @@ export class SlicedQueue {
 
   /** Tasks given and not run yet. */
   get length(): number {
-    return this.urgent.length + this.others.length;
+    return this.urgent.length + this.entries.length + this.others.length;
   }
 
   /** Slots the queue holds, run or not (at most COMPACT_AFTER more than `length` per lane once a slice has ended). */
   get slots(): number {
-    return this.urgent.tasks.length + this.others.tasks.length;
+    return this.urgent.tasks.length + this.entries.tasks.length + this.others.tasks.length;
   }
 
-  /** Runs `task` in a later slice, after every task given before it in its lane (and every urgent one, if it is not). */
-  push(task: () => void, urgent = false): void {
-    const lane = urgent ? this.urgent : this.others;
+  /** Runs `task` in a later slice, after every task given before it in its lane (and those waiting in the lanes before it). */
+  push(task: () => void, priority: Priority = 'others'): void {
+    const lane = priority === 'urgent' ? this.urgent : priority === 'entries' ? this.entries : this.others;
     lane.tasks.push(task);
     if (this.options.onWait) lane.givenAt.push(this.now());
     if (!this.scheduled) {
@@ -94,8 +101,8 @@ export class SlicedQueue {
   private readonly slice = (): void => {
     const ends = this.now() + this.options.sliceMs;
     let ran = 0;
-    // The others are not starved by a steady stream of urgent tasks: a slice that ran urgent ones still runs up to
-    // OTHERS_PER_SLICE × `checkEvery` others, once the urgent lane is empty or the slice's time is up.
+    // The other lanes are not starved by a steady stream of urgent tasks: a slice that ran urgent ones still runs up to
+    // OTHERS_PER_SLICE × `checkEvery` of theirs (entries first), once the urgent lane is empty or the slice's time is up.
     const othersOwed = OTHERS_PER_SLICE * this.options.checkEvery;
     let othersRan = 0;
     let urgentRan = false;
@@ -103,11 +110,11 @@ export class SlicedQueue {
     for (;;) {
       if (!over && ran > 0 && ran % this.options.checkEvery === 0 && this.now() > ends) over = true;
       const lane = !over
-        ? (this.urgent.length > 0 ? this.urgent : this.others.length > 0 ? this.others : undefined)
-        : (urgentRan && othersRan < othersOwed && this.others.length > 0 ? this.others : undefined);
+        ? (this.urgent.length > 0 ? this.urgent : this.nextOther())
+        : (urgentRan && othersRan < othersOwed ? this.nextOther() : undefined);
       if (!lane) break;
-      if (lane === this.others) othersRan++;
-      else urgentRan = true;
+      if (lane === this.urgent) urgentRan = true;
+      else othersRan++;
       const task = lane.tasks[lane.head]!;
       if (this.options.onWait) this.options.onWait(this.now() - lane.givenAt[lane.head]);
       // Let go of the task at once: a long queue would otherwise hold every frame it ran until it drains.
@@ -120,6 +127,7 @@ export class SlicedQueue {
       }
     }
     this.urgent.compact();
+    this.entries.compact();
     this.others.compact();
     if (this.length > 0) {
       this.defer(this.slice);
@@ -127,4 +135,8 @@ export class SlicedQueue {
     }
     this.scheduled = false;
   };
+
+  private nextOther(): Lane | undefined {
+    return this.entries.length > 0 ? this.entries : this.others.length > 0 ? this.others : undefined;
+  }
 }

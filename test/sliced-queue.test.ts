@@ -42,14 +42,27 @@ describe('SlicedQueue', () => {
     const { queue, runSlice, advance } = manualQueue();
     const order: string[] = [];
     for (let i = 0; i < 6; i++) queue.push(() => { order.push(`login ${i}`); advance(3); });
-    for (let i = 0; i < 2; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, true);
+    for (let i = 0; i < 2; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, 'urgent');
     runSlice();
     // The moves go first; once the slice's time (4 ms) is up, it still runs up to 4 logins (4 × checkEvery).
     assert.deepEqual(order, ['move 0', 'move 1', 'login 0', 'login 1', 'login 2', 'login 3']);
-    queue.push(() => { order.push('move 2'); advance(2); }, true);
+    queue.push(() => { order.push('move 2'); advance(2); }, 'urgent');
     runSlice();
     assert.deepEqual(order.slice(6), ['move 2', 'login 4', 'login 5']);
     assert.equal(queue.length, 0);
+  });
+
+  it('answers an authenticated login (entries) before logins still authenticating, and within the same share', () => {
+    const { queue, runSlice, advance } = manualQueue();
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) queue.push(() => { order.push(`auth ${i}`); advance(1); });
+    for (let i = 0; i < 3; i++) queue.push(() => { order.push(`enter ${i}`); advance(1); }, 'entries');
+    for (let i = 0; i < 5; i++) queue.push(() => { order.push(`move ${i}`); advance(1); }, 'urgent');
+    runSlice();
+    // 5 moves fill the slice (4 ms); the share of 4 then goes to the entries first.
+    assert.deepEqual(order, ['move 0', 'move 1', 'move 2', 'move 3', 'move 4', 'enter 0', 'enter 1', 'enter 2', 'auth 0']);
+    runSlice();
+    assert.deepEqual(order.slice(9), ['auth 1', 'auth 2', 'auth 3']);
   });
 
   it('does not starve the others under a steady stream of urgent tasks: each slice runs some of them', () => {
@@ -57,7 +70,7 @@ describe('SlicedQueue', () => {
     const order: string[] = [];
     for (let i = 0; i < 10; i++) queue.push(() => void order.push(`login ${i}`));
     // Urgent work that alone would fill every slice.
-    for (let i = 0; i < 10; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, true);
+    for (let i = 0; i < 10; i++) queue.push(() => { order.push(`move ${i}`); advance(2); }, 'urgent');
     runSlice();
     // Time is read every 2 tasks: after move 1 (4 ms) it is not over, after move 3 (8 ms) it is; then up to 4 × 2 logins.
     assert.deepEqual(order, ['move 0', 'move 1', 'move 2', 'move 3', ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `login ${i}`)]);

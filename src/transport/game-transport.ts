@@ -133,11 +133,18 @@ class JsonEndpoint {
         return result;
       } }
       : this.services;
-    this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
-      ws.isAlive = true;
-      ws.on('pong', () => (ws.isAlive = true));
-      new JsonConnection(ws, request, services, preauthorized, handover && { admitted: handover.admitted === true });
-    });
+    // The handshake (the larger part of an upgrade's cost) waits its turn in the inbound queue, behind the frames of the
+    // players in a world: a storm of thousands of sockets opened at once is then accepted as a stream. A socket a
+    // process relayed here belongs to a player moving in, and goes before new logins.
+    socket.on('error', () => socket.destroy());
+    this.inbound.push(() => {
+      if (socket.destroyed) return;
+      this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
+        ws.isAlive = true;
+        ws.on('pong', () => (ws.isAlive = true));
+        new JsonConnection(ws, request, services, preauthorized, handover && { admitted: handover.admitted === true });
+      });
+    }, handover ? 'entries' : 'others');
   }
 
   /**

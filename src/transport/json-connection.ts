@@ -16,7 +16,7 @@ import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import type { ProcessLocation } from '../cluster/cluster.ts';
 import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
-import type { SlicedQueue } from '../sliced-queue.ts';
+import type { Priority, SlicedQueue } from '../sliced-queue.ts';
 import { SerialInbox } from '../serial-inbox.ts';
 import type { TextFrame, WorldHop } from '../../rooms/client-link.ts';
 import { WorldMembership } from '../../rooms/entry/membership.ts';
@@ -91,8 +91,9 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
   private authTimer: NodeJS.Timeout | undefined;
   private membership: WorldMembership | undefined;
   private alive = true;
-  /** This connection's frames waiting in the process' queue behind the logins (not yet in a world when they came). */
-  private waitingBehindLogins = 0;
+  /** This connection's frames waiting in a lane behind the players' (not yet in a world when they came), and the last such lane. */
+  private waitingBehind = 0;
+  private waitingIn: Priority = 'others';
   /** The frames in line (see enqueue). */
   private readonly inbox = new SerialInbox((error) => this.log.error({ err: error }, 'ws frame handling failed'));
 
@@ -201,15 +202,19 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
       if (!this.alive || this.socket.readyState !== WebSocket.OPEN) return;
       return task();
     });
-    // A player in a world goes before the logins in the process' queue (a storm of them must not delay its moves),
-    // once none of its own earlier frames waits in the other lane: its frames keep their order.
+    // A player in a world goes before the logins in the process' queue (a storm of them must not delay its moves), and
+    // an authenticated socket before those still authenticating (a login under way finishes first) — once none of
+    // its own earlier frames waits in a later lane: its frames keep their order.
     const state = this.membership?.state;
-    if ((state === 'in-world' || state === 'relayed') && this.waitingBehindLogins === 0) return this.services.inbound.push(run, true);
-    this.waitingBehindLogins++;
+    const wanted: Priority = state === 'in-world' || state === 'relayed' ? 'urgent' : this.membership ? 'entries' : 'others';
+    if (wanted === 'urgent' && this.waitingBehind === 0) return this.services.inbound.push(run, 'urgent');
+    const lane = this.waitingBehind > 0 && this.waitingIn === 'others' ? 'others' : wanted === 'urgent' ? this.waitingIn : wanted;
+    this.waitingBehind++;
+    this.waitingIn = lane;
     this.services.inbound.push(() => {
-      this.waitingBehindLogins--;
+      this.waitingBehind--;
       run();
-    });
+    }, lane);
   }
 
   // ---- the rooms' side of a client (JsonChannel) ----
