@@ -57,6 +57,16 @@ class Lane {
  */
 export type Priority = 'urgent' | 'entries' | 'others';
 
+const RANK: Record<Priority, number> = { urgent: 0, entries: 1, others: 2 };
+
+/**
+ * The lane a source's next task goes to so that its tasks keep their order: the one it wants, unless an earlier task
+ * of its own still waits in a later lane (`waiting`), which it then joins.
+ */
+export function laneInOrder(wanted: Priority, waiting: Priority | undefined): Priority {
+  return waiting !== undefined && RANK[waiting] > RANK[wanted] ? waiting : wanted;
+}
+
 /**
  * Three lanes: `urgent` tasks run before the others given before them, so a storm of logins does not queue in front of
  * the moves of the players inside; among the logins, one that has authenticated is answered before new ones start

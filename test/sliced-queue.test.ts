@@ -1,7 +1,7 @@
 /** SlicedQueue: tasks in the order given, run in later turns, in slices that stop once their time is up. */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SlicedQueue } from '../src/sliced-queue.ts';
+import { laneInOrder, SlicedQueue } from '../src/sliced-queue.ts';
 
 /** A queue on a clock the test moves, whose next slice runs when the test says. */
 function manualQueue(checkEvery = 1) {
@@ -178,5 +178,17 @@ describe('SlicedQueue', () => {
     assert.equal(order.filter((entry) => entry === 'task').length, 40);
     const timerAt = order.indexOf('timer');
     assert.ok(timerAt >= 0 && timerAt < 10, `the timer ran after ${timerAt} tasks`);
+  });
+
+  it('keeps a source\'s tasks in order across lanes: the next joins the latest lane its own tasks still wait in', () => {
+    // A socket that entered its world while its world:enter waited in `entries` sends its first move there too.
+    assert.equal(laneInOrder('urgent', 'entries'), 'entries');
+    assert.equal(laneInOrder('urgent', 'others'), 'others');
+    assert.equal(laneInOrder('entries', 'others'), 'others');
+    // Nothing of its own waits, or only in an earlier lane: the lane it wants.
+    assert.equal(laneInOrder('urgent', undefined), 'urgent');
+    assert.equal(laneInOrder('entries', undefined), 'entries');
+    assert.equal(laneInOrder('others', 'entries'), 'others');
+    assert.equal(laneInOrder('entries', 'urgent'), 'entries');
   });
 });

@@ -16,7 +16,7 @@ import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import type { ProcessLocation } from '../cluster/cluster.ts';
 import type { MessageAdmission } from '../limits/message-limiter.ts';
 import type { Logger } from '../logger.ts';
-import type { Priority, SlicedQueue } from '../sliced-queue.ts';
+import { laneInOrder, type Priority, type SlicedQueue } from '../sliced-queue.ts';
 import { SerialInbox } from '../serial-inbox.ts';
 import type { TextFrame, WorldHop } from '../../rooms/client-link.ts';
 import { WorldMembership } from '../../rooms/entry/membership.ts';
@@ -207,8 +207,8 @@ export class JsonConnection implements JsonChannel, MembershipTransport {
     // its own earlier frames waits in a later lane: its frames keep their order.
     const state = this.membership?.state;
     const wanted: Priority = state === 'in-world' || state === 'relayed' ? 'urgent' : this.membership ? 'entries' : 'others';
-    if (wanted === 'urgent' && this.waitingBehind === 0) return this.services.inbound.push(run, 'urgent');
-    const lane = this.waitingBehind > 0 && this.waitingIn === 'others' ? 'others' : wanted === 'urgent' ? this.waitingIn : wanted;
+    const lane = laneInOrder(wanted, this.waitingBehind > 0 ? this.waitingIn : undefined);
+    if (lane === 'urgent') return this.services.inbound.push(run, 'urgent');
     this.waitingBehind++;
     this.waitingIn = lane;
     this.services.inbound.push(() => {
