@@ -12,7 +12,6 @@
  *   npm run bench:storm
  *   npm run bench:storm -- --max 3000 --batch 8 --window 20 --drain 100
  */
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +29,7 @@ import { createScratchDatabase } from './lib/postgres.ts';
 import { freePort, metricValue, startServerProcess, stopAllServers, type RunningServer } from './lib/server-process.ts';
 import { round, Samples } from './lib/stats.ts';
 import { outOfTurn, type StormOutcome } from './lib/storm-entry.ts';
-import type { FromStorm, StormStart, ToStorm } from './lib/storm-child.ts';
+import { startStorm, STORM_NICE } from './lib/storm-process.ts';
 import { JsonWalker, newWalkerStats, startWithin } from './lib/walkers.ts';
 import { profilingFlags } from './lib/walker-scenario.ts';
 import { tickFigures } from './lib/tick-figures.ts';
@@ -87,38 +86,6 @@ async function admission(server: RunningServer): Promise<{ busy: boolean; reason
   } catch {
     return undefined;
   }
-}
-
-/** loadtest/lib/storm-child.ts, started with the logins: resolves `answered` once each had its first answer. */
-function startStorm(start: StormStart) {
-  const child = fork(path.join(import.meta.dirname, 'lib/storm-child.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const tell = (message: ToStorm) => child.connected && child.send(message);
-  let joined = 0;
-  let reported: ((outcomes: StormOutcome[]) => void) | undefined;
-  let answeredNow: () => void = () => {};
-  const answered = new Promise<void>((resolve) => (answeredNow = resolve));
-  child.on('message', (message: FromStorm) => {
-    if ('answered' in message) answeredNow();
-    else if ('joinedSinceMark' in message) joined = message.joinedSinceMark;
-    else reported?.(message.outcomes);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('exit', () => answeredNow());
-  tell({ start });
-  return {
-    answered,
-    mark: () => tell({ mark: true }),
-    joinedSinceMark: () => joined,
-    report: () => new Promise<StormOutcome[]>((resolve) => {
-      reported = resolve;
-      tell({ report: true });
-    }),
-    stop: async () => {
-      tell({ stop: true });
-      await Promise.race([exited, sleep(5_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
 }
 
 const lagP99Ms = (metrics: string) => round((metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') ?? NaN) * 1000, 1);
@@ -252,6 +219,8 @@ try {
   const stormSize = 2 * held;
   const floorPort = await freePort();
   const floor = await startServerProcess(['loadtest/baseline/storm-floor.ts', String(floorPort)], {}, floorPort);
+  // Like the storm, the bare server stands for other machines: it takes only the time the game's side leaves.
+  os.setPriority(floor.child.pid!, STORM_NICE);
   log(`control: ${stormSize} logins at once into a bare server (pid ${floor.child.pid})`);
   const control = startStorm({
     wsUrl: floor.wsUrl, world: 1, timeoutMs: 60_000,
@@ -333,7 +302,7 @@ try {
     start, '## When the server is full: an entry storm (issue #39)', '',
     `\`npm run bench:storm -- --max ${max} --batch ${batch} --window ${windowSeconds} --drain ${drainCount} --database ${values.database}\`, ${new Date().toISOString().slice(0, 16)}Z. `
       + `One game server process on ${scratch ? 'PostgreSQL (a scratch database on the local server)' : 'the embedded PGlite'} (NODE_ENV=development, admission thresholds at their defaults`
-      + `${Object.keys(admissionEnv).length ? `, but ${JSON.stringify(admissionEnv)}` : ''}); the bots share the machine's two cores.`, '',
+      + `${Object.keys(admissionEnv).length ? `, but ${JSON.stringify(admissionEnv)}` : ''}); the bots share the machine's two cores, the storm's process at nice ${STORM_NICE} (it stands for clients on other machines).`, '',
     `**What one process holds: ${held} /ws walkers** in one world — the count at which its admission gate closed and stayed closed `
       + `(${heldReason?.busy ? `reason: ${heldReason.reason}` : 'the ramp ended with the gate open'}; refused while ramping: ${JSON.stringify(Object.fromEntries(refusals))}).`, '',
     '| window | move → ack p50 | move → ack p99 | event-loop lag p99 | tick p99 | server CPU |',
