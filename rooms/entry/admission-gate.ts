@@ -258,6 +258,9 @@ function pickFor(looks: WorldLook[], passOver: ReadonlySet<number> = new Set()):
 async function ask(request: GateRequest, ticket: string | undefined): Promise<Ask> {
   const { config, loginQueue } = gameContext();
   const looks = await lookAt(await listedWorlds());
+  // Measured now, between the last await and the pass that counts this entry: asks that looked in the same turn would
+  // otherwise all see the entries in flight before any of them was counted, and all pass.
+  for (const candidate of looks) candidate.busy = processBusy(candidate.listing.processId);
   let look: WorldLook | undefined;
   if (request.world === undefined) {
     const picked = pickFor(looks, request.passOver);
@@ -294,7 +297,9 @@ async function ask(request: GateRequest, ticket: string | undefined): Promise<As
     }));
   }
   const freeSeats = Math.max(0, look.listing.maxClients - look.listing.clients);
-  if (admitting && place.position <= Math.min(ADMIT_WINDOW, Math.max(1, freeSeats))) return { pass: pass(look.world, ticket, local) };
+  // Measured again after the await (see above).
+  look.busy = processBusy(look.listing.processId);
+  if (!look.full && !look.busy.busy && place.position <= Math.min(ADMIT_WINDOW, Math.max(1, freeSeats))) return { pass: pass(look.world, ticket, local) };
   if (!request.queue) refuse(look.full ? 'full' : 'busy', busyRefusal(look));
   return { waiting: { ...place, world: look.world, ticket } };
 }
