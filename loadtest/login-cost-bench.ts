@@ -8,9 +8,6 @@
  *   npm run bench:logins -- --logins 1000 --rounds 4 --database pglite
  * Writes the `logins` section of docs/BENCHMARKS.md.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
@@ -20,7 +17,7 @@ import { loadBundledWorld } from './lib/game-data.ts';
 import { computeBlockedTiles } from '../src/manifests/blocked-tiles.ts';
 import { cpuSeconds } from './lib/process-monitor.ts';
 import { seedWalkers, type SeededWalker } from './lib/seed.ts';
-import { createScratchDatabase } from './lib/postgres.ts';
+import { benchDatabase, stopOnSignals } from './lib/bench-database.ts';
 import { freePort, startServerProcess, stopAllServers, type RunningServer } from './lib/server-process.ts';
 import { round } from './lib/stats.ts';
 import { startStorm } from './lib/storm-process.ts';
@@ -64,24 +61,19 @@ async function round1(server: RunningServer, seeds: SeededWalker[]): Promise<{ c
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-logins-'));
-const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const scratch = values.database === 'postgres' ? await createScratchDatabase(ADMIN_URL, 'logins_bench') : undefined;
-const databaseEnv: Record<string, string> = scratch ? { DATABASE_URL: scratch.url } : { PGLITE_DATA_DIR: path.join(dataDir, 'db') };
+const database = await benchDatabase(values.database, 'logins');
 let holder: JsonWalker | undefined;
 const stop = async () => {
   holder?.stop();
   await stopAllServers();
-  await scratch?.drop().catch(() => {});
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await database.dispose();
 };
-process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
-process.once('SIGTERM', () => void stop().finally(() => process.exit(143)));
+stopOnSignals(stop);
 
 try {
   const data = loadBundledWorld();
-  const { config } = loadConfig({ NODE_ENV: 'test', ...databaseEnv, JWT_SECRET: SECRET });
-  const db = await openDatabase({ databaseUrl: scratch?.url, pgliteDataDir: scratch ? 'memory://' : databaseEnv.PGLITE_DATA_DIR });
+  const { config } = loadConfig({ NODE_ENV: 'test', ...database.env, JWT_SECRET: SECRET });
+  const db = await openDatabase(database.open);
   log(`seeding ${logins * rounds + 1} characters`);
   const seeds = await seedWalkers(db, data, config, SECRET, logins * rounds + 1);
   await db.close();
@@ -90,7 +82,7 @@ try {
   // with a place in line (half ask to queue) or WORLD_FULL; the admission thresholds at their defaults.
   const port = await freePort();
   const game = await startServerProcess([...profilingFlags(), 'src/start.js'], {
-    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...databaseEnv, JWT_SECRET: SECRET,
+    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...database.env, JWT_SECRET: SECRET,
     LOG_LEVEL: 'warn', WORLD_CAPACITY: '1', WORLDS_MIN: '1', WORLDS_MAX: '1', DISABLE_RATE_LIMIT: 'true',
     WS_MAX_CONNECTIONS_PER_ADDRESS: '1000000', WS_MAX_UNAUTHENTICATED_PER_ADDRESS: '1000000', WS_AUTH_TIMEOUT_MS: '60000',
     LOGIN_QUEUE_MAX: String(2 * logins * rounds),
@@ -122,7 +114,7 @@ try {
     start, '## What a login costs the server', '',
     `\`npm run bench:logins -- --logins ${logins} --rounds ${rounds} --database ${values.database}\`, ${new Date().toISOString().slice(0, 16)}Z. `
       + `${logins} /ws logins at once (connect, authenticate, \`world:enter\` into a full world: half queue, half are refused WORLD_FULL), `
-      + `${rounds - 1} counted rounds after a warm-up, medians; the game server on ${scratch ? 'PostgreSQL' : 'the embedded PGlite'}; `
+      + `${rounds - 1} counted rounds after a warm-up, medians; the game server on ${database.postgres ? 'PostgreSQL' : 'the embedded PGlite'}; `
       + 'server CPU counted from the first connection until 1 s after the last answer.', '',
     '| server | CPU per login | all answered in |',
     '|---|---|---|',

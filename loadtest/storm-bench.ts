@@ -12,9 +12,7 @@
  *   npm run bench:storm
  *   npm run bench:storm -- --max 3000 --batch 8 --window 20 --drain 100
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,7 +23,7 @@ import { writeSection, sectionMarkers } from './lib/benchmarks-doc.ts';
 import { loadBundledWorld } from './lib/game-data.ts';
 import { CpuMeter } from './lib/process-monitor.ts';
 import { seedWalkers, type SeededWalker } from './lib/seed.ts';
-import { createScratchDatabase } from './lib/postgres.ts';
+import { benchDatabase, stopOnSignals } from './lib/bench-database.ts';
 import { freePort, metricValue, startServerProcess, stopAllServers, type RunningServer } from './lib/server-process.ts';
 import { round, Samples } from './lib/stats.ts';
 import { outOfTurn, type StormOutcome } from './lib/storm-entry.ts';
@@ -120,28 +118,22 @@ async function measure(server: RunningServer, stats: ReturnType<typeof newWalker
   };
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-storm-'));
-const pgliteDir = path.join(dataDir, 'db');
-const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const scratch = values.database === 'postgres' ? await createScratchDatabase(ADMIN_URL, 'storm_bench') : undefined;
-const databaseEnv: Record<string, string> = scratch ? { DATABASE_URL: scratch.url } : { PGLITE_DATA_DIR: pgliteDir };
+const database = await benchDatabase(values.database, 'storm');
 const walkers: JsonWalker[] = [];
 let stopStorm: () => Promise<void> = async () => {};
 const stop = async () => {
   await stopStorm();
   for (const walker of walkers) walker.stop();
   await stopAllServers();
-  await scratch?.drop().catch(() => {});
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await database.dispose();
 };
-process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
-process.once('SIGTERM', () => void stop().finally(() => process.exit(143)));
+stopOnSignals(stop);
 
 try {
   const data = loadBundledWorld();
   const grid = computeBlockedTiles(data);
-  const { config } = loadConfig({ NODE_ENV: 'test', ...databaseEnv, JWT_SECRET: SECRET });
-  const db = await openDatabase({ databaseUrl: scratch?.url, pgliteDataDir: scratch ? 'memory://' : pgliteDir });
+  const { config } = loadConfig({ NODE_ENV: 'test', ...database.env, JWT_SECRET: SECRET });
+  const db = await openDatabase(database.open);
   log(`seeding ${max} walkers and ${2 * max} storm logins`);
   const seeds = await seedWalkers(db, data, config, SECRET, 3 * max);
   await db.close();
@@ -156,7 +148,7 @@ try {
   // NODE_ENV=development: the admission thresholds' real defaults (test turns them off), with the limits a local
   // load test needs raised explicitly.
   const server = await startServerProcess([...profilingFlags(), 'src/start.js'], {
-    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...databaseEnv, JWT_SECRET: SECRET, METRICS_TOKEN,
+    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...database.env, JWT_SECRET: SECRET, METRICS_TOKEN,
     LOG_LEVEL: 'warn', SAVE_INTERVAL: '60', WORLD_CAPACITY: '5000', WORLDS_MIN: '1', DISABLE_RATE_LIMIT: 'true',
     WS_MAX_CONNECTIONS_PER_ADDRESS: '1000000', WS_MAX_UNAUTHENTICATED_PER_ADDRESS: '1000000', WS_AUTH_TIMEOUT_MS: '60000',
     LOGIN_QUEUE_MAX: String(4 * max), ...admissionEnv,
@@ -301,7 +293,7 @@ try {
   const text = [
     start, '## When the server is full: an entry storm (issue #39)', '',
     `\`npm run bench:storm -- --max ${max} --batch ${batch} --window ${windowSeconds} --drain ${drainCount} --database ${values.database}\`, ${new Date().toISOString().slice(0, 16)}Z. `
-      + `One game server process on ${scratch ? 'PostgreSQL (a scratch database on the local server)' : 'the embedded PGlite'} (NODE_ENV=development, admission thresholds at their defaults`
+      + `One game server process on ${database.postgres ? 'PostgreSQL (a scratch database on the local server)' : 'the embedded PGlite'} (NODE_ENV=development, admission thresholds at their defaults`
       + `${Object.keys(admissionEnv).length ? `, but ${JSON.stringify(admissionEnv)}` : ''}); the bots share the machine's two cores, the storm's process at nice ${STORM_NICE} (it stands for clients on other machines).`, '',
     `**What one process holds: ${held} /ws walkers** in one world — the count at which its admission gate closed and stayed closed `
       + `(${heldReason?.busy ? `reason: ${heldReason.reason}` : 'the ramp ended with the gate open'}; refused while ramping: ${JSON.stringify(Object.fromEntries(refusals))}).`, '',
