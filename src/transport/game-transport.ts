@@ -136,7 +136,6 @@ class JsonEndpoint {
     // The handshake (the larger part of an upgrade's cost) waits its turn in the inbound queue, behind the frames of the
     // players in a world: a storm of thousands of sockets opened at once is then accepted as a stream. A socket a
     // process relayed here belongs to a player moving in, and goes before new logins.
-    socket.on('error', () => socket.destroy());
     this.inbound.push(() => {
       if (socket.destroyed) return;
       this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
@@ -208,6 +207,8 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
   // this process and fresh; any other ticket refuses the upgrade (a captured hand-over cannot be replayed).
   const tickets = options.cluster?.relaySecret ? new HandoverTickets(options.cluster.relaySecret, () => matchMaker.processId) : undefined;
   options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Until ws takes the socket over, an error on it (the client went away) only ends it.
+    socket.on('error', () => socket.destroy());
     if (!options.originAllowed(request.headers.origin)) return refuse(socket, 403, 'Forbidden');
     const isJson = isJsonPath(request);
     const presented = request.headers[HANDOVER_TICKET_HEADER];
@@ -219,7 +220,6 @@ export function createGameTransport(options: GameTransportOptions): GameTranspor
       else sdkConnect(request, socket, head);
       return;
     }
-    socket.on('error', () => socket.destroy());
     // A /ws socket another process relayed here was counted toward the total where the client connected; here it
     // counts as unauthenticated until it authenticates (this process runs its authentication window).
     const admitted = relayed ? caps.admitRelayed(clientAddressOf(request)) : caps.admit(clientAddressOf(request), !isJson);
