@@ -361,6 +361,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
         .catch((error: unknown) => context.logger.error({ err: error, world: this.worldNumber }, 'could not record the world as closed')));
     }
   }
+
   /**
    * Resolves once no player is leaving: a shutdown gives up the seats held for dropped players just before the room
    * is disposed, and their saves are fenced by the world's lease, so closing the world first would refuse them.
@@ -370,7 +371,6 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.leaving.size > 0) await Promise.allSettled([...this.leaving]);
   }
-
 
   /**
    * An empty world numbered above WORLDS_MIN closes after WORLD_IDLE_CLOSE_SECONDS: it is locked first (no new

@@ -73,9 +73,8 @@ export function laneInOrder(wanted: Priority, waiting: Priority | undefined): Pr
  * (a login under way finishes first). Within a lane, tasks run in the order given.
  */
 export class SlicedQueue {
-  private readonly urgent = new Lane();
-  private readonly entries = new Lane();
-  private readonly others = new Lane();
+  private readonly lanes: Record<Priority, Lane> = { urgent: new Lane(), entries: new Lane(), others: new Lane() };
+  private readonly urgent = this.lanes.urgent;
   private scheduled = false;
   private readonly options: SlicedQueueOptions;
   private readonly now: () => number;
@@ -89,17 +88,17 @@ export class SlicedQueue {
 
   /** Tasks given and not run yet. */
   get length(): number {
-    return this.urgent.length + this.entries.length + this.others.length;
+    return Object.values(this.lanes).reduce((sum, lane) => sum + lane.length, 0);
   }
 
   /** Slots the queue holds, run or not (at most COMPACT_AFTER more than `length` per lane once a slice has ended). */
   get slots(): number {
-    return this.urgent.tasks.length + this.entries.tasks.length + this.others.tasks.length;
+    return Object.values(this.lanes).reduce((sum, lane) => sum + lane.tasks.length, 0);
   }
 
   /** Runs `task` in a later slice, after every task given before it in its lane (and those waiting in the lanes before it). */
   push(task: () => void, priority: Priority = 'others'): void {
-    const lane = priority === 'urgent' ? this.urgent : priority === 'entries' ? this.entries : this.others;
+    const lane = this.lanes[priority];
     lane.tasks.push(task);
     if (this.options.onWait) lane.givenAt.push(this.now());
     if (!this.scheduled) {
@@ -136,9 +135,7 @@ export class SlicedQueue {
         this.options.onError(error);
       }
     }
-    this.urgent.compact();
-    this.entries.compact();
-    this.others.compact();
+    for (const lane of Object.values(this.lanes)) lane.compact();
     if (this.length > 0) {
       this.defer(this.slice);
       return;
@@ -147,6 +144,7 @@ export class SlicedQueue {
   };
 
   private nextOther(): Lane | undefined {
-    return this.entries.length > 0 ? this.entries : this.others.length > 0 ? this.others : undefined;
+    const { entries, others } = this.lanes;
+    return entries.length > 0 ? entries : others.length > 0 ? others : undefined;
   }
 }
