@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { median } from '../src/game/admission.ts';
 import { writeSection, sectionMarkers } from './lib/benchmarks-doc.ts';
 import { loadBundledWorld } from './lib/game-data.ts';
 import { computeBlockedTiles } from '../src/manifests/blocked-tiles.ts';
@@ -42,7 +43,9 @@ const rounds = Math.max(2, Number(values.rounds));
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 /** One round: `seeds` log in at once; the server's CPU seconds per login, and how long the last answer took. */
-async function round1(server: RunningServer, seeds: SeededWalker[]): Promise<{ cpuPerLoginUs: number; answeredMs: number; unanswered: number }> {
+interface RoundFigures { cpuPerLoginUs: number; answeredMs: number; unanswered: number }
+
+async function oneRound(server: RunningServer, seeds: SeededWalker[]): Promise<RoundFigures> {
   const storm = startStorm({
     wsUrl: server.wsUrl, world: 1, timeoutMs: 30_000,
     entries: seeds.map((seed, i) => ({ name: seed.name, token: seed.token, characterId: seed.characterId, queue: i % 2 === 0 })),
@@ -59,7 +62,7 @@ async function round1(server: RunningServer, seeds: SeededWalker[]): Promise<{ c
   return { cpuPerLoginUs: (cpu / seeds.length) * 1e6, answeredMs, unanswered: outcomes.filter((outcome) => outcome.answer === undefined).length };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const medianOf = (figures: RoundFigures[], pick: (figures: RoundFigures) => number) => median(figures.map(pick)) ?? NaN;
 
 const database = await benchDatabase(values.database, 'logins');
 let holder: JsonWalker | undefined;
@@ -93,21 +96,21 @@ try {
   const floor = await startServerProcess(['loadtest/baseline/storm-floor.ts', String(floorPort)], {}, floorPort);
   await sleep(3_000);
 
-  const figures = { game: [] as Array<Awaited<ReturnType<typeof round1>>>, floor: [] as Array<Awaited<ReturnType<typeof round1>>> };
+  const figures = { game: [] as RoundFigures[], floor: [] as RoundFigures[] };
   for (let r = 0; r < rounds; r++) {
     const slice = seeds.slice(1 + r * logins, 1 + (r + 1) * logins);
     // Alternating which server goes first evens out what the machine is doing.
     for (const which of r % 2 === 0 ? ['game', 'floor'] as const : ['floor', 'game'] as const) {
-      const result = await round1(which === 'game' ? game : floor, slice);
+      const result = await oneRound(which === 'game' ? game : floor, slice);
       log(`round ${r + 1}${r === 0 ? ' (warm-up)' : ''}, ${which}: ${logins} logins answered in ${Math.round(result.answeredMs)} ms; `
         + `${Math.round(result.cpuPerLoginUs)} µs of server CPU per login; unanswered ${result.unanswered}`);
       if (r > 0) figures[which].push(result);
     }
   }
-  const gameUs = round(median(figures.game.map((f) => f.cpuPerLoginUs)), 0);
-  const floorUs = round(median(figures.floor.map((f) => f.cpuPerLoginUs)), 0);
-  const gameMs = round(median(figures.game.map((f) => f.answeredMs)), 0);
-  const floorMs = round(median(figures.floor.map((f) => f.answeredMs)), 0);
+  const gameUs = round(medianOf(figures.game, (f) => f.cpuPerLoginUs), 0);
+  const floorUs = round(medianOf(figures.floor, (f) => f.cpuPerLoginUs), 0);
+  const gameMs = round(medianOf(figures.game, (f) => f.answeredMs), 0);
+  const floorMs = round(medianOf(figures.floor, (f) => f.answeredMs), 0);
   const unanswered = figures.game.reduce((sum, f) => sum + f.unanswered, 0);
   const { start, end } = sectionMarkers(SECTION);
   const text = [
