@@ -1,14 +1,16 @@
 /**
  * The private API of Colyseus and of `ws` that the server still needs, in one place (issue #33): everything else
  * goes through their public hooks. Each seam says why it is needed; test/architecture/colyseus-seams.test.ts checks
- * each against the installed versions and fails loudly when an upgrade changes one.
+ * each against the installed versions and fails loudly when an upgrade changes one. The schema encoder's internals
+ * that the world's patch serializer reads are in src/shared-view-patches.ts, which says why; the schema version is
+ * pinned here with the others.
  */
 import { ClientState, type Client, type ClientPrivate } from '@colyseus/core';
 import type { WebSocketTransport } from '@colyseus/ws-transport';
 import type { WebSocket, WebSocketServer } from 'ws';
 
 /** The versions these seams were written against (package.json pins them). */
-export const SEAM_VERSIONS = { '@colyseus/core': '0.18.17', '@colyseus/ws-transport': '0.18.4', ws: '8.23.0' } as const;
+export const SEAM_VERSIONS = { '@colyseus/core': '0.18.17', '@colyseus/schema': '5.0.34', '@colyseus/ws-transport': '0.18.4', ws: '8.23.0' } as const;
 
 /**
  * The ws transport's own WebSocketServer (`wss`, private). SDK room sockets must pass the per-address connection

@@ -1,0 +1,206 @@
+/**
+ * Colyseus' schema serializer, with each changed entity encoded once per patch instead of once per client that sees
+ * it (issue #37).
+ *
+ * Colyseus encodes a patch for every client's StateView by walking every tree changed in the room and asking the
+ * view whether it sees it: with 2,000 walkers in one world that is 2,000 × 2,000 visibility checks and a separate
+ * encoding of each visible change for every client, 4 million steps a tick. Here the changed trees are walked once:
+ * - A tree filtered only because it sits in a `.view()` collection (an entity: every field filtered, no `@filter`,
+ *   no field-level view tag) encodes to the same bytes for every view that sees it. It is encoded once, and its bytes
+ *   go to the views whose visibility bit it carries (`ChangeTree.visibleViews`, one bit per view id).
+ * - Every other changed tree (the root, the entity maps: their entries are filtered per view by child visibility) is
+ *   encoded per view by Colyseus itself, walking a queue that holds only those trees.
+ * A client's frame is then what Colyseus would send it: the shared part, its view's own changes (entities added or
+ * removed), the per-view trees, and the shared entity bytes in the order their trees changed. The only difference
+ * is the order of trees within the view pass (per-view trees first), which keeps a map's new entry ahead of its
+ * entity's bytes, as the decoder needs.
+ *
+ * It depends on the schema encoder's internals (`Root.changes` is the queue `Encoder.encode` walks, the per-tree
+ * visibility bitmap, the descriptor's filter fields), all read here and nowhere else; test/world/sdk-view-parity
+ * .test.ts compares what an SDK client decodes with what a /ws client is told, and
+ * test/architecture/colyseus-seams.test.ts compares its frames with Colyseus' own.
+ */
+import { ClientState, Protocol, SchemaSerializer, type Client } from '@colyseus/core';
+import type { ChangeTree, Iterator, Schema, StateView } from '@colyseus/schema';
+
+type ChangeTreeNode = { changeTree: ChangeTree; next?: ChangeTreeNode; prev?: ChangeTreeNode; position: number };
+type ChangeTreeList = { next?: ChangeTreeNode; tail?: ChangeTreeNode; nextPosition: number };
+/** The schema internals read here (public members of the schema package, but not its documented API). */
+type TreeInternals = ChangeTree & {
+  visibleViews?: number[];
+  isFiltered: boolean;
+  isVisibilitySharedWithParent?: boolean;
+  encDescriptor: { filter?: unknown; filterBitmask: number; isSchema: boolean; tags?: unknown[] };
+};
+
+/** A view for the one encoding of a shared tree: it sees every tree it is asked about (only shared trees are). */
+const SEES_ALL = { isChangeTreeVisible: () => true } as unknown as StateView;
+
+/** True when the tree's filtered changes encode alike for every view that sees it. */
+function isShared(tree: TreeInternals): boolean {
+  const desc = tree.encDescriptor;
+  return tree.isFiltered && desc.isSchema && desc.filter === undefined && desc.filterBitmask === 0
+    && !tree.isVisibilitySharedWithParent && !(desc.tags ?? []).some((tag) => tag !== undefined);
+}
+
+/** How long a patch's sends may hold the event loop before yielding (0: send every frame at once). */
+export interface PatchSending {
+  sliceMs: number;
+  /** Frames sent between two readings of the clock. */
+  checkEvery: number;
+}
+
+export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerializer<T> {
+  private readonly sending: PatchSending;
+  /** The last patch's frames not sent yet; the next patch sends them first, so a client's frames stay in order. */
+  private outgoing: { clients: Client[]; frames: Uint8Array[]; next: number } | undefined;
+
+  /** Per view id: the shared entity bytes for it this patch (reused from patch to patch). */
+  private readonly segments: Uint8Array[][] = [];
+  /** The per-view trees' queue, rebuilt each patch from reused nodes. */
+  private readonly perViewQueue: ChangeTreeList = { next: undefined, tail: undefined, nextPosition: 0 };
+  private readonly perViewNodes: ChangeTreeNode[] = [];
+  private readonly singleQueue: ChangeTreeList = { next: undefined, tail: undefined, nextPosition: 0 };
+  private readonly singleNode: ChangeTreeNode = { changeTree: undefined as unknown as ChangeTree, position: 0 };
+
+  constructor(sending: PatchSending = { sliceMs: 0, checkEvery: 1 }) {
+    super();
+    this.sending = sending;
+  }
+
+  override applyPatches(clients: Client[], state?: unknown, timing?: Parameters<SchemaSerializer<T>['applyPatches']>[2]): boolean {
+    // Timed frames (rooms with defineInput), rooms without views and patches with no changed tree: Colyseus' own path.
+    this.sendOutgoing(Infinity);
+    if (!this.hasFilters || timing !== undefined || clients.length === 0 || !this.encoder.hasChanges) {
+      return super.applyPatches(clients, state, timing);
+    }
+    this.needFullEncode = true;
+    const encoder = this.encoder;
+    const root = encoder.root as unknown as { changes: ChangeTreeList };
+    const queue = root.changes;
+    const it: Iterator = { offset: 1 };
+    encoder.sharedBuffer[0] = Protocol.ROOM_STATE_PATCH;
+    encoder.encode(it);
+    const sharedOffset = it.offset;
+    const shared = encoder.sharedBuffer.slice(0, sharedOffset);
+    const touched: number[] = [];
+    const outgoing = { clients: [] as Client[], frames: [] as Uint8Array[], next: 0 };
+    try {
+      this.sortChanges(queue, sharedOffset, touched);
+      root.changes = this.perViewQueue;
+      const sent = new Map<StateView, Uint8Array>();
+      for (const client of clients) {
+        if (client.state !== ClientState.JOINED) continue;
+        const view = client.view;
+        let frame: Uint8Array = shared;
+        if (view) {
+          frame = sent.get(view)!;
+          if (frame === undefined) {
+            it.offset = sharedOffset;
+            frame = withSegments(encoder.encodeView(view, sharedOffset, it), this.segments[view.id]);
+            sent.set(view, frame);
+          }
+        }
+        outgoing.clients.push(client);
+        outgoing.frames.push(frame);
+      }
+    } finally {
+      root.changes = queue;
+      for (const id of touched) this.segments[id].length = 0;
+      this.perViewQueue.next = this.perViewQueue.tail = undefined;
+    }
+    encoder.discardChanges();
+    this.outgoing = outgoing;
+    this.sendSlice();
+    return true;
+  }
+
+  /** Sends the built frames in slices of `sliceMs`, yielding to the event loop between them. */
+  private sendSlice = (): void => {
+    if (!this.outgoing) return;
+    this.sendOutgoing(this.sending.sliceMs > 0 ? performance.now() + this.sending.sliceMs : Infinity);
+    if (this.outgoing) setImmediate(this.sendSlice);
+  };
+
+  /** Sends frames of the last patch until the clock passes `until` (Infinity: all of them). */
+  private sendOutgoing(until: number): void {
+    const outgoing = this.outgoing;
+    if (!outgoing) return;
+    const { clients, frames } = outgoing;
+    while (outgoing.next < clients.length) {
+      if (outgoing.next % this.sending.checkEvery === 0 && outgoing.next > 0 && performance.now() > until) return;
+      const client = clients[outgoing.next];
+      const frame = frames[outgoing.next++];
+      if (client.state === ClientState.JOINED) client.raw(frame);
+    }
+    this.outgoing = undefined;
+  }
+
+  /**
+   * Walks the patch's changed trees once: encodes each shared tree and files its bytes under every view that sees
+   * it (`touched` collects those view ids); links every other tree into the per-view queue, in the same order.
+   */
+  private sortChanges(queue: ChangeTreeList, scratchOffset: number, touched: number[]): void {
+    const encoder = this.encoder;
+    const root = encoder.root as unknown as { changes: ChangeTreeList };
+    let perViewCount = 0;
+    let last: ChangeTreeNode | undefined;
+    for (let node = queue.next; node; node = node.next) {
+      const tree = node.changeTree as TreeInternals;
+      if (!isShared(tree)) {
+        const copy = (this.perViewNodes[perViewCount] ??= { changeTree: tree, position: 0 });
+        perViewCount++;
+        copy.changeTree = tree;
+        copy.position = node.position;
+        copy.next = undefined;
+        copy.prev = last;
+        if (last) last.next = copy;
+        else this.perViewQueue.next = copy;
+        last = copy;
+        continue;
+      }
+      const bits = tree.visibleViews;
+      if (!bits) continue;
+      this.singleNode.changeTree = tree;
+      this.singleQueue.next = this.singleQueue.tail = this.singleNode;
+      root.changes = this.singleQueue;
+      const it: Iterator = { offset: scratchOffset };
+      let bytes: Uint8Array;
+      try {
+        bytes = encoder.encode(it, SEES_ALL);
+      } finally {
+        root.changes = queue;
+      }
+      if (it.offset === scratchOffset) continue;
+      const segment = bytes.slice(scratchOffset, it.offset);
+      for (let slot = 0; slot < bits.length; slot++) {
+        let word = bits[slot];
+        while (word !== 0) {
+          const bit = word & -word;
+          word ^= bit;
+          const id = slot * 32 + (31 - Math.clz32(bit));
+          const list = (this.segments[id] ??= []);
+          if (list.length === 0) touched.push(id);
+          list.push(segment);
+        }
+      }
+    }
+    this.perViewQueue.tail = last;
+    this.perViewQueue.nextPosition = queue.nextPosition;
+  }
+}
+
+/** One frame: the view's own part, then the shared entity bytes filed for it. */
+function withSegments(base: Uint8Array, segments: Uint8Array[] | undefined): Uint8Array {
+  if (!segments || segments.length === 0) return base;
+  let length = base.length;
+  for (const segment of segments) length += segment.length;
+  const frame = Buffer.allocUnsafe(length);
+  frame.set(base, 0);
+  let offset = base.length;
+  for (const segment of segments) {
+    frame.set(segment, offset);
+    offset += segment.length;
+  }
+  return frame;
+}
