@@ -7,7 +7,7 @@
  * join, drop, reconnect, leave, dispose) and the WorldApi the areas call must be members of this one class. Each is
  * a few lines of wiring: the rules are in rooms/entry (membership), rooms/world (tick, interest, areas) and src/.
  */
-import { CloseCode, matchMaker, type AuthContext, type Client, type Delayed } from '@colyseus/core';
+import { CloseCode, matchMaker, SchemaSerializer, type AuthContext, type Client, type Delayed, type Serializer } from '@colyseus/core';
 import type { Identity } from '../src/auth/tokens.ts';
 import { gameContext, trackWrite, type GameContext } from '../src/context.ts';
 import { inChunks } from '../src/chunked.ts';
@@ -19,6 +19,7 @@ import { WorldState } from '../schema/world-state.ts';
 import { GameError } from '../src/game/refusal.ts';
 import { joinRefusal, refuseJoin } from './game-error.ts';
 import { SharedEvent } from './client-link.ts';
+import { SharedViewPatchSerializer } from '../src/shared-view-patches.ts';
 import { GameRoom } from './game-room.ts';
 import { assertSessionActive, sessionResumed } from './world/features/session-rights.ts';
 import { SpatialGrid, type TrackedEntity } from './world/interest.ts';
@@ -38,7 +39,7 @@ import type { WorldListing } from './entry/world-choice.ts';
 import { combineAreas } from './world/message-table.ts';
 import type { CommandHandler, LeaveReason, WorldApi, WorldEntity } from './world/world-api.ts';
 import { spawnNpcs, spawnResources } from './world/world-entities.ts';
-import { WorldTicker } from './world/world-tick.ts';
+import { DELIVERY_CHECK, DELIVERY_SLICE_MS, WorldTicker } from './world/world-tick.ts';
 import { isUpdateEncoding, type UpdateEncoding } from './world/update-frames.ts';
 
 /** Seconds a dropped player keeps its place, waiting to reconnect. */
@@ -54,6 +55,16 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
   override maxClients = 500;
   // Worlds close themselves: numbers up to WORLDS_MIN never, the others once empty for a while (considerClosing).
   override autoDispose = false;
+
+  /**
+   * Colyseus picks its SchemaSerializer when the state is set; the world takes the one that encodes each changed
+   * entity once for all who see it (src/shared-view-patches.ts), its frames sent in slices like the tick's deliveries.
+   */
+  override setSerializer(serializer: Serializer<WorldState>): void {
+    const shared = serializer.constructor === SchemaSerializer;
+    super.setSerializer(shared ? new SharedViewPatchSerializer<WorldState>({ sliceMs: DELIVERY_SLICE_MS, checkEvery: DELIVERY_CHECK }) : serializer);
+  }
+
   data!: GameData;
   blocked!: BlockedTiles;
   grid!: SpatialGrid;
@@ -138,6 +149,8 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
       for (const [name, handler] of table.commands) this.commands.set(name, handler);
       for (const area of WORLD_AREAS) area.install?.(this);
       for (const hook of this.startHooks) await hook();
+      // SDK clients get one patch a tick, at its end (world-tick.ts), as /ws clients get one world:update.
+      this.patchRate = null;
       this.setSimulationInterval(() => this.tick(), TICK_MS);
       this.clock.setInterval(() => void this.keepLease(), this.lease.renewEveryMs);
       this.considerClosing();

@@ -11,8 +11,8 @@ import type { InterestSync } from './interest-sync.ts';
 import type { OnlinePlayer } from './online-player.ts';
 
 /** Milliseconds of a tick's delivery done in one go; the clock is read every DELIVERY_CHECK players. */
-const DELIVERY_SLICE_MS = 4;
-const DELIVERY_CHECK = 16;
+export const DELIVERY_SLICE_MS = 4;
+export const DELIVERY_CHECK = 16;
 
 /** What the tick needs of its world. */
 export interface TickedWorld {
