@@ -13,13 +13,13 @@ import { parseArgs } from 'node:util';
 import { compareRest, measureColdStart, type RestComparison } from './lib/rest-scenario.ts';
 import { ROOT } from './lib/server-process.ts';
 import { measureRawSendFloor, type FloorFigures } from './lib/raw-send-floor.ts';
-import { round } from './lib/stats.ts';
+import { median, round } from './lib/stats.ts';
 import { pairMedians, type CpuPair } from './lib/cpu-pairs.ts';
 import { runWalkers, type WalkerRunResult } from './lib/walker-scenario.ts';
 import type { TradeBenchFigures } from './trade-bench.ts';
 import { formatTradesUnderLoad, renderTradesUnderLoad, runTradesUnderLoad, type TradesUnderLoadFigures } from './trades-under-load.ts';
 import { readSection } from './lib/benchmarks-doc.ts';
-import { inboundWaitText, latenessText } from './lib/tick-figures.ts';
+import { cpuUsPerPlayerTick, inboundWaitText, latenessText } from './lib/tick-figures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +61,8 @@ const results: {
   ioFloor?: FloorFigures;
   /** The /ws JSON walkers (without probes) and the floors again, alternated: the CPU target is judged on these. */
   cpuPairs?: CpuPair[];
+  /** Issue #37: SDK walkers on schema sync right after each pair's /ws JSON walkers, both without probes. */
+  sdkPairs?: SdkPair[];
   rest?: RestComparison[];
   coldStart?: { freshMs: number; existingMs: number[] };
   trades?: TradeFigures | { skipped: string };
@@ -84,6 +86,11 @@ if (wants('walkers')) {
     results.walkers.push(await runWalkers({ server, kind, updates, clients, durationSeconds, probes: server === 'game' && kind === 'json' && !updates, log }));
     console.table(results.walkers.at(-1));
   }
+  // Issue #37: does an SDK player's cost stay flat with the world's size? The same run at a quarter of the players.
+  const quarter = Math.max(1, Math.round(clients / 4));
+  log(`walkers: ${quarter} sdk bots on the game server (cost per player at a quarter of the size), ${durationSeconds} s`);
+  results.walkers.push(await runWalkers({ server: 'game', kind: 'sdk', clients: quarter, durationSeconds, log }));
+  console.table(results.walkers.at(-1));
   const json = results.walkers.find((r) => r.server === 'game' && r.kind === 'json' && !r.updates);
   if (json?.tick?.bytesPerPlayerPerTick) {
     log(`raw send floor: ${clients} sockets, a ${json.tick.bytesPerPlayerPerTick}-byte frame and an acknowledgement each per 600 ms`);
@@ -93,9 +100,14 @@ if (wants('walkers')) {
     results.ioFloor = await measureRawSendFloor(clients, json.tick.bytesPerPlayerPerTick, durationSeconds, 'on-move');
     console.table(results.ioFloor);
     results.cpuPairs = [];
+    results.sdkPairs = [];
     for (let pair = 1; pair <= CPU_PAIRS; pair++) {
       log(`CPU pair ${pair} of ${CPU_PAIRS}: ${clients} /ws JSON walkers, then the raw send floor and the I/O floor`);
       const game = await runWalkers({ server: 'game', kind: 'json', clients, durationSeconds, log });
+      log(`SDK pair ${pair} of ${CPU_PAIRS}: ${clients} SDK walkers on schema sync, right after the /ws JSON walkers`);
+      const sdkRun = await runWalkers({ server: 'game', kind: 'sdk', clients, durationSeconds, log });
+      (results.sdkPairs ??= []).push(sdkPairOf(sdkRun, game));
+      console.table(results.sdkPairs.at(-1));
       // A run without a CPU figure is left out rather than stored as NaN: docs/benchmarks.json keeps NaN as null,
       // which the median read back by `--only render` would count as 0 µs and call the target met.
       if (game.cpuUsPerPlayerTick === undefined || game.kernelUsPerPlayerTick === undefined) {
@@ -221,16 +233,16 @@ function renderMarkdown(): string {
     ...earlierParts(),
   ];
   if (results.walkers) {
-    const byLabel = new Map(results.walkers.map((r) => [`${r.server}/${r.kind}${r.updates ? `/${r.updates}` : ''}`, r]));
+    const byLabel = new Map(results.walkers.map((r) => [`${r.server}/${r.kind}${r.updates ? `/${r.updates}` : ''}${r.clients !== clients ? `/${r.clients}` : ''}`, r]));
     const bare = byLabel.get('bare/sdk');
     const sdk = byLabel.get('game/sdk');
     const json = byLabel.get('game/json');
     lines.push(
       `## Walkers (${clients} players, one move per 600 ms tick, a chat line every 50 moves, ${durationSeconds} s measured after a 5 s warm-up)`,
       '',
-      '| Run | joined | server CPU (cores) | event-loop lag p99 | move→ack p50 / p99 | update delivery p50 / p99 | RSS | RSS per player | moves/s |',
-      '|---|---|---|---|---|---|---|---|---|',
-      ...results.walkers.map((r) => `| ${r.label} | ${r.joined} | ${r.serverCpuCores} | ${r.eventLoopLagP99Ms} ms | ${r.ackP50Ms} / ${r.ackP99Ms} ms | ${r.deliveryP50Ms ?? '–'} / ${r.deliveryP99Ms ?? '–'} ms | ${r.rssMb} MB | ${r.rssPerPlayerKb} KB | ${r.movesPerSecond} |`),
+      '| Run | joined | server CPU (cores) | event-loop lag p99 | move→ack p50 / p99 | update delivery p50 / p99 | RSS | RSS per player | moves/s | load generator\'s lag p99 |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...results.walkers.map((r) => `| ${r.label}${r.clients !== clients ? ` · ${r.clients} players` : ''} | ${r.joined} | ${r.serverCpuCores} | ${r.eventLoopLagP99Ms} ms | ${r.ackP50Ms} / ${r.ackP99Ms} ms | ${r.deliveryP50Ms ?? '–'} / ${r.deliveryP99Ms ?? '–'} ms | ${r.rssMb} MB | ${r.rssPerPlayerKb} KB | ${r.movesPerSecond} | ${r.loadGeneratorLagP99Ms ?? '–'} ms |`),
       '',
       'move→ack is the time from sending `player:move` to receiving its `player:path` acknowledgement; update delivery is the time from a ' +
         'tick\'s start (`sentAt`) to a JSON client receiving that tick\'s `world:update`. The bare baseline has the same ' +
@@ -256,6 +268,8 @@ function renderMarkdown(): string {
         '',
       );
     }
+    const quarter = [...byLabel].find(([key]) => key.startsWith('game/sdk/'))?.[1];
+    if (bare && sdk && json) lines.push(...renderSdkAtScale(bare, sdk, json, quarter, results.sdkPairs ?? []));
     const ticked = results.walkers.filter((r) => r.tick);
     if (ticked.length > 0) {
       lines.push(
@@ -388,14 +402,25 @@ function renderMarkdown(): string {
   lines.push(
     '## What limits the misses',
     '',
-    '- **SDK walkers (lag, ack p99):** Colyseus encodes every SDK client\'s StateView inside one synchronous ' +
-      '`broadcastPatch` after each tick; with 2,000 views that block is hundreds of milliseconds, and the bare ' +
-      'Colyseus baseline with the same state shape and area of interest misses by more than the game does. ' +
-      'The 2,000 SDK bots also saturate the benchmark process (decoding), which runs on the only other core. ' +
-      'Patching only at the tick\'s end (no patches on Colyseus\' 50 ms cadence) was tried on 2026-11-25 and left ' +
-      'out: with 1,000 SDK walkers it cut the server CPU from 0.43 / 0.47 to 0.27 / 0.28 cores (alternated runs), ' +
-      'but with 2,000 the one patch per tick took 360 ms on average (against 33 ms for the tick\'s patch now), the ' +
-      'server used 0.96 cores against 0.79 and ticks started up to 600 ms late.',
+    '- **SDK walkers (issue #37; lag and ack p99 missed, CPU met):** before 2026-12-06 the tick\'s `patch` phase took ' +
+      '138 ms of each tick with 1,308 SDK walkers (200 ms on 2026-11-28): Colyseus\' serializer walked every changed ' +
+      'entity for each of 2,000 views and encoded each visible change again per view. The world\'s serializer ' +
+      '(src/shared-view-patches.ts) encodes each changed entity once and copies its bytes to every view holding it, ' +
+      'SDK clients get one patch a tick instead of one per 50 ms, and the frames go out in 4 ms slices. A dev run on ' +
+      'the same day went from 384.6 to 153.7 µs of server CPU per SDK player-tick; the pairs above put it at 0.95 × the ' +
+      '/ws figure, the 500-player run shows it falling with size, and the game now spends 0.7 × the bare Colyseus ' +
+      'room\'s CPU for the same bots (the bare room still patches every view the Colyseus way, every 50 ms). What ' +
+      'is left: (1) the load generator. Its 2,000 SDK bots decode every patch in one process (a V8 profile of it: ' +
+      'the schema decoder and the garbage collector lead), and its own loop lag p99 was 349-576 ms in the SDK runs ' +
+      'against 29-41 ms with the /ws bots; every move→ack it measures includes that, which is why the ack ratio (4.8 ×) ' +
+      'says more about this two-core machine than about the server. (2) The server\'s loop lag. A V8 profile of a ' +
+      'run (2,000 SDK walkers, cut to the 22 s of walking) has 7.8 s of busy stretches over 30 ms. 3.1 s of them are ' +
+      'the tick\'s sliced work (deliveries, the patch\'s build and its sends) running slice after slice; 2.7 s are SDK ' +
+      'messages handled where their socket is read: Colyseus dispatches a room message in the socket\'s data event ' +
+      'and the game writes its acknowledgement there and then (`writev` 1.95 s of self time in the stretches), while ' +
+      '/ws frames go through the inbound queue\'s time slices and lanes (src/sliced-queue.ts). The bursts a stalled ' +
+      'load generator sends make those poll phases long. Routing SDK messages through the same sliced queue is the ' +
+      'next lead; not tried yet.',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The raw send ' +
       'floor spends most of its CPU in the kernel (its writes); the game spends most of its CPU (77 % in the run of ' +
       '2026-11-27T23:58) in its own code (game 124.3 µs = kernel 28.8 + user 95.5; floor 27.6 µs = kernel 19.8 + user 7.8). Part of ' +
@@ -536,4 +561,72 @@ function renderMarkdown(): string {
     '',
   );
   return lines.join('\n') + '\n';
+}
+
+/** One SDK walker run and the /ws JSON walker run just before it (issue #37): the figures the targets compare. */
+interface SdkPair {
+  sdkAckP99Ms: number;
+  jsonAckP99Ms: number;
+  sdkLagP99Ms: number;
+  jsonLagP99Ms: number;
+  sdkCpuUs: number;
+  jsonCpuUs: number;
+  /** The load generator's own event-loop lag p99 in each run (the bots' latencies include it). */
+  sdkGeneratorLagMs: number | null;
+  jsonGeneratorLagMs: number | null;
+}
+
+function perPlayerTick(r: WalkerRunResult): number {
+  return r.cpuUsPerPlayerTick ?? cpuUsPerPlayerTick(r.serverCpuCores, r.joined);
+}
+
+function sdkPairOf(sdk: WalkerRunResult, json: WalkerRunResult): SdkPair {
+  return {
+    sdkAckP99Ms: sdk.ackP99Ms, jsonAckP99Ms: json.ackP99Ms, sdkLagP99Ms: sdk.eventLoopLagP99Ms, jsonLagP99Ms: json.eventLoopLagP99Ms,
+    sdkCpuUs: perPlayerTick(sdk), jsonCpuUs: perPlayerTick(json),
+    sdkGeneratorLagMs: sdk.loadGeneratorLagP99Ms ?? null, jsonGeneratorLagMs: json.loadGeneratorLagP99Ms ?? null,
+  };
+}
+
+/**
+ * Issue #37: SDK players on schema sync against /ws JSON players, judged on the medians of the alternated pairs'
+ * ratios (single runs spread widely on this machine), with the first runs' figures and the bare Colyseus room beside.
+ */
+function renderSdkAtScale(bare: WalkerRunResult, sdk: WalkerRunResult, json: WalkerRunResult, quarter: WalkerRunResult | undefined, pairs: readonly SdkPair[]): string[] {
+  const ratioOf = (pick: (p: SdkPair) => [number, number]) => round(median(pairs.map((p) => pick(p)[0] / pick(p)[1])), 2);
+  const row = (what: string, pick: (p: SdkPair) => [number, number], unit: string, limit: number) => {
+    const ratio = ratioOf(pick);
+    const each = pairs.map((p) => `${pick(p)[0]} / ${pick(p)[1]}`).join('; ');
+    return `| ${what} | ${each} ${unit} | ${ratio} × | ≤ ${limit} × | ${verdict(ratio <= limit)} |`;
+  };
+  const lines = [
+    `### The official client at full size (issue #37: ${sdk.joined} SDK players on schema sync in one world)`,
+    '',
+  ];
+  if (pairs.length > 0) {
+    lines.push(
+      `Judged on ${pairs.length} alternated pairs (a /ws JSON walker run, then an SDK walker run, neither with probes), on the median of the pairs' ratios:`,
+      '',
+      '| Figure | SDK / JSON, each pair | median ratio | target | verdict |',
+      '|---|---|---|---|---|',
+      row('move→ack p99', (p) => [p.sdkAckP99Ms, p.jsonAckP99Ms], 'ms', 1.5),
+      row('event-loop lag p99', (p) => [p.sdkLagP99Ms, p.jsonLagP99Ms], 'ms', 1.5),
+      row('server CPU per player per tick', (p) => [p.sdkCpuUs, p.jsonCpuUs], 'µs', 1.5),
+      `| the load generator's own lag p99 (its bots' latencies include it) | ${pairs.map((p) => `${p.sdkGeneratorLagMs ?? '–'} / ${p.jsonGeneratorLagMs ?? '–'}`).join('; ')} ms | | | context |`,
+      '',
+    );
+  }
+  lines.push(
+    'The first runs above, and the size and baseline comparisons:',
+    '',
+    '| Figure | Measured | ratio | target | verdict |',
+    '|---|---|---|---|---|',
+    `| SDK / JSON (first runs; the JSON run had the probes) | ack p99 ${sdk.ackP99Ms} / ${json.ackP99Ms} ms, lag p99 ${sdk.eventLoopLagP99Ms} / ${json.eventLoopLagP99Ms} ms, CPU ${perPlayerTick(sdk)} / ${perPlayerTick(json)} µs per player-tick | ${round(sdk.ackP99Ms / json.ackP99Ms, 2)} ×, ${round(sdk.eventLoopLagP99Ms / json.eventLoopLagP99Ms, 2)} ×, ${round(perPlayerTick(sdk) / perPlayerTick(json), 2)} × | | single runs |`,
+    ...(quarter ? [
+      `| SDK CPU per player per tick, ${sdk.joined} players against ${quarter.joined} | ${perPlayerTick(sdk)} / ${perPlayerTick(quarter)} µs | ${round(perPlayerTick(sdk) / perPlayerTick(quarter), 2)} × | ≤ 1.3 × | ${verdict(perPlayerTick(sdk) / perPlayerTick(quarter) <= 1.3)} |`,
+    ] : []),
+    `| WorldRoom ÷ bare Colyseus room, same state shape, interest and SDK bots | CPU ${perPlayerTick(sdk)} / ${perPlayerTick(bare)} µs per player-tick, lag p99 ${sdk.eventLoopLagP99Ms} / ${bare.eventLoopLagP99Ms} ms, ack p99 ${sdk.ackP99Ms} / ${bare.ackP99Ms} ms | ${round(perPlayerTick(sdk) / perPlayerTick(bare), 2)} ×, ${round(sdk.eventLoopLagP99Ms / bare.eventLoopLagP99Ms, 2)} ×, ${round(sdk.ackP99Ms / bare.ackP99Ms, 2)} × | | baseline |`,
+    '',
+  );
+  return lines;
 }
