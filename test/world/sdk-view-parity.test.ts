@@ -102,8 +102,12 @@ function compareViews(sdk: Map<number, View>, json: Map<number, View>, sdkId: st
       const held: Fields | undefined = sdkView.get(key);
       if (!held) continue;
       keys.add(key);
-      const same: Fields = Object.fromEntries(Object.keys(fields).map((field): [string, unknown] => [field, held[field]]));
-      assert.deepEqual(same, fields, `${label}, tick ${tick}: ${key} has the same fields`);
+      // The schema's fields: a ground item's /ws snapshot also carries `publicAt` and `expiresAt`, which its schema
+      // has not, and a schema string holds "" where the /ws snapshot says null (no owner).
+      const shared = Object.keys(fields).filter((field) => field in held);
+      const told: Fields = Object.fromEntries(shared.map((field): [string, unknown] => [field, fields[field] ?? '']));
+      const same: Fields = Object.fromEntries(shared.map((field): [string, unknown] => [field, held[field]]));
+      assert.deepEqual(same, told, `${label}, tick ${tick}: ${key} has the same fields`);
     }
   }
   return { ticks, keys };
