@@ -18,7 +18,7 @@
  * It depends on the schema encoder's internals (`Root.changes` is the queue `Encoder.encode` walks, the per-tree
  * visibility bitmap, the descriptor's filter fields), all read here and nowhere else; test/world/sdk-view-parity
  * .test.ts compares what an SDK client decodes with what a /ws client is told, and
- * test/architecture/colyseus-seams.test.ts compares its frames with Colyseus' own.
+ * test/world/shared-view-patches.test.ts compares what each client decodes with what Colyseus' own serializer gives.
  */
 import { ClientState, Protocol, SchemaSerializer, type Client } from '@colyseus/core';
 import type { ChangeTree, Iterator, Schema, StateView } from '@colyseus/schema';
@@ -69,8 +69,9 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
   }
 
   override applyPatches(clients: Client[], state?: unknown, timing?: Parameters<SchemaSerializer<T>['applyPatches']>[2]): boolean {
-    // Timed frames (rooms with defineInput), rooms without views and patches with no changed tree: Colyseus' own path.
+    // The last patch's frames go first, so a client's frames stay in order.
     this.sendOutgoing(Infinity);
+    // Timed frames (rooms with defineInput), rooms without views and patches with no changed tree: Colyseus' own path.
     if (!this.hasFilters || timing !== undefined || clients.length === 0 || !this.encoder.hasChanges) {
       return super.applyPatches(clients, state, timing);
     }
