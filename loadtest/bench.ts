@@ -406,8 +406,8 @@ function renderMarkdown(): string {
       '138 ms of each tick with 1,308 SDK walkers (200 ms on 2026-11-28): Colyseus\' serializer walked every changed ' +
       'entity for each of 2,000 views and encoded each visible change again per view. The world\'s serializer ' +
       '(src/shared-view-patches.ts) encodes each changed entity once and copies its bytes to every view holding it, ' +
-      'SDK clients get one patch a tick instead of one per 50 ms, and the frames go out in 4 ms slices. A dev run on ' +
-      'the same day went from 384.6 to 153.7 µs of server CPU per SDK player-tick; the pairs above put it at 0.95 × the ' +
+      'SDK clients get one patch a tick instead of one per 50 ms, and the frames go out in 4 ms slices. The recorded ' +
+      'run of 2026-11-28 had 264.3 µs of server CPU per SDK player-tick (2.13 × the /ws figure); the pairs above put it at 0.95 × the ' +
       '/ws figure, the 500-player run shows it falling with size, and the game now spends 0.7 × the bare Colyseus ' +
       'room\'s CPU for the same bots (the bare room still patches every view the Colyseus way, every 50 ms). What ' +
       'is left: (1) the load generator. Its 2,000 SDK bots decode every patch in one process (a V8 profile of it: ' +
