@@ -54,7 +54,7 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   /** Registers a handler for a client event; also routes SDK messages of that type to it. */
   protected registerHandler<S extends z.ZodType>(type: string, schema: S, handler: MessageHandler<z.infer<S>>, refusal?: string): void {
     if (this.registrations.size === 0) {
-      this.onMessage('*', (client, messageType, data) => void this.dispatch(client, String(messageType), data));
+      this.onMessage('*', (client, messageType, data) => this.receive(client, String(messageType), data));
     }
     this.registrations.set(type, { schema, handler: handler as MessageHandler<unknown>, refusal });
     gameContext().metrics.registerInbound(type);
@@ -81,19 +81,35 @@ export abstract class GameRoom<State extends object> extends Room<{ state: State
   }
 
   /**
-   * Handles one event of a client. A client's events take effect one after another, in the order they arrived
-   * (a handler that awaits the database holds the client's next event back; other clients are not held). An
-   * event that had to wait and whose client has left meanwhile is dropped: its answer would reach no one.
+   * An SDK client's message, as Colyseus reads it off the socket: limited at once, then handled in its turn of the
+   * process' inbound queue, as a /ws frame is (src/sliced-queue.ts): the messages of a thousand sockets read in one
+   * poll of the event loop then run in 4 ms slices between the tick's work instead of in one stretch. Every message
+   * of a player in a room goes in the urgent lane, so a client's messages keep their order.
+   */
+  private receive(client: Client, type: string, data: unknown): void {
+    if (!this.admitMessage(client)) return;
+    gameContext().inbound.push(() => void this.inLine(client, type, data, true), 'urgent');
+  }
+
+  /**
+   * Handles one event of a client now (a /ws frame in its turn of the inbound queue, an agent's action). A client's
+   * events take effect one after another, in the order they arrived (a handler that awaits the database holds the
+   * client's next event back; other clients are not held).
    */
   dispatch(client: Client, type: string, data: unknown): void | Promise<void> {
     if (!this.admitMessage(client)) return;
+    return this.inLine(client, type, data, false);
+  }
+
+  /** An event that had to wait (`queued`, or behind the client's previous one) and whose client has left meanwhile is dropped: its answer would reach no one. */
+  private inLine(client: Client, type: string, data: unknown, queued: boolean): void | Promise<void> {
     let inbox = this.inboxes.get(client);
     if (!inbox) {
       inbox = new SerialInbox((error) => gameContext().logger.error({ err: error, room: this.roomName }, 'event dispatch failed'));
       this.inboxes.set(client, inbox);
     }
     return inbox.run((waited) => {
-      if (waited && (client.state === ClientState.LEAVING || client.state === ClientState.RECONNECTED)) return;
+      if ((waited || queued) && (client.state === ClientState.LEAVING || client.state === ClientState.RECONNECTED)) return;
       return this.handleEvent(client, type, data);
     });
   }

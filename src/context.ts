@@ -11,6 +11,7 @@ import type { GameData } from './manifests/game-data.ts';
 import type { LoginQueue } from './cluster/login-queue.ts';
 import type { LoopLag } from './observability/loop-lag.ts';
 import type { GameMetrics } from './observability/metrics.ts';
+import type { SlicedQueue } from './sliced-queue.ts';
 
 export interface GameContext {
   readonly config: Config;
@@ -24,6 +25,11 @@ export interface GameContext {
   readonly loopLag: LoopLag;
   /** The login queue's lines and every process' admission state (src/cluster/login-queue.ts). */
   readonly loginQueue: LoginQueue;
+  /**
+   * Where every client message waits its turn, /ws frame or SDK room message: one queue per process, run in time
+   * slices between the worlds' ticks (src/sliced-queue.ts).
+   */
+  readonly inbound: SlicedQueue;
   /** The validated game data; null only when SKIP_MANIFESTS bypassed validation. */
   readonly data: GameData | null;
   /** Characters currently in the world, maintained by the WorldRoom. */

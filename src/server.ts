@@ -47,6 +47,7 @@ import { createSkillUnlocksRouter } from './http/routes/skill-unlocks.ts';
 import { consoleStyleLogger, type Logger } from './logger.ts';
 import { ConnectionCaps } from './transport/connection-caps.ts';
 import { createGameTransport } from './transport/game-transport.ts';
+import { SlicedQueue } from './sliced-queue.ts';
 import { loadManifests } from './manifests/load-manifests.ts';
 import { GameMetrics } from './observability/metrics.ts';
 import { skillUnlocksFromManifestFiles } from './manifests/skill-unlocks.ts';
@@ -71,6 +72,14 @@ export interface GameServer {
  * 511, overflowed under an entry storm of thousands of logins at once and reset the rest (docs/worlds.md).
  */
 const LISTEN_BACKLOG = 4_096;
+
+/**
+ * Milliseconds of client message handling run in one go (the world's delivery yields alike, every 4 ms): /ws frames and
+ * SDK room messages read together wait for later turns instead of delaying the tick. The clock is read every
+ * INBOUND_CHECK messages.
+ */
+const INBOUND_SLICE_MS = 4;
+const INBOUND_CHECK = 8;
 
 /** Headers and request timeouts that keep slow or idle clients from holding sockets (slowloris). */
 function hardenHttpServer(server: HttpServer): void {
@@ -111,8 +120,14 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
   const auth = new AuthService({ config, logger, db, limits });
   const loopLag = new LoopLag();
   const loginQueue = createLoginQueue(config.redisUrl, config.clusterKeyPrefix);
+  const inbound = new SlicedQueue({
+    sliceMs: INBOUND_SLICE_MS,
+    checkEvery: INBOUND_CHECK,
+    onError: (error) => logger.error({ err: error }, 'client message handling failed'),
+    onWait: (waitedMs) => metrics.observeInboundWait(waitedMs / 1000),
+  });
   const context: GameContext = {
-    config, logger, db, autosave, auth, metrics, loopLag, loginQueue, data: manifests.data, online, leaving: new Map(), pendingWrites: new Set(),
+    config, logger, db, autosave, auth, metrics, loopLag, loginQueue, inbound, data: manifests.data, online, leaving: new Map(), pendingWrites: new Set(),
   };
   setGameContext(context);
 
@@ -136,9 +151,9 @@ export async function startServer({ config, logger, pgliteTemplate }: StartOptio
     caps: config.disableRateLimit ? undefined : caps,
     cluster: cluster.enabled ? { cluster, relaySecret: config.jwtSecret } : undefined,
     originAllowed: (origin) => upgradeOriginAllowed(origin, originPolicy),
-    observeInboundWait: metrics.observeInboundWait,
     services: {
       logger,
+      inbound,
       authTimeoutMs: config.wsAuthTimeoutMs,
       authenticate: async (token, address) => {
         const { identity, session } = await auth.authenticateSocket({ token, address });

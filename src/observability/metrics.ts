@@ -9,7 +9,7 @@
  * - trades: `tradeEnded` from the trade session and the trade service;
  * - item transactions: the `game.db.item-transaction` diagnostics channel src/db publishes (`watchDatabase`);
  * - rate limits: `rateLimited`, handed to the limiter backend (REST, authentication attempts, WebSocket messages);
- * - /ws frames' wait in the process' inbound queue: `observeInboundWait`, handed to the transport;
+ * - client messages' wait in the process' inbound queue (/ws frames and SDK room messages): `observeInboundWait`;
  * - HTTP: `httpMiddleware`, by method, route pattern and status;
  * - worlds: `watchWorld` / `timeTick` from each WorldRoom (players and tick time per world; the world map reads
  *   the same registry), and `tickPhases` once per completed tick (time per phase, lateness, bytes per player).
@@ -151,7 +151,7 @@ export class GameMetrics {
     });
     this.wsInboundWaitSeconds = new Histogram({
       name: 'game_ws_inbound_wait_seconds',
-      help: 'How long a /ws frame waited in the process\' inbound queue, from its read to the start of its handling',
+      help: 'How long a client message (/ws frame or SDK room message) waited in the process\' inbound queue, from its read to the start of its handling',
       registers, buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1],
     });
     this.tradesCompleted = new Counter({ name: 'game_trades_completed_total', help: 'Trades completed (items swapped)', registers });

@@ -18,7 +18,6 @@ import { sdkSocketServer } from '../colyseus-seams.ts';
 import type { Identity } from '../auth/tokens.ts';
 import { JsonConnection, type ConnectionServices } from './json-connection.ts';
 import { clientAddressOf } from './socket-address.ts';
-import { SlicedQueue } from '../sliced-queue.ts';
 
 export const JSON_WS_PATH = '/ws';
 /** Frames over this size close the connection with 1009. */
@@ -26,25 +25,17 @@ export const MAX_FRAME_BYTES = 4 * 1024;
 const HEARTBEAT_MS = 15_000;
 /** How long shutdown waits for the clients' answers to the close frames before cutting the remaining sockets. */
 export const SHUTDOWN_CLOSE_WAIT_MS = 2_000;
-/**
- * Milliseconds of /ws frame handling run in one go (the world's delivery yields alike, every 4 ms): frames read
- * together wait for later turns instead of delaying the tick. The clock is read every INBOUND_CHECK frames.
- */
-const INBOUND_SLICE_MS = 4;
-const INBOUND_CHECK = 8;
 
 export interface GameTransportOptions {
   server: HttpServer;
-  /** The connections' services; the endpoint adds the process' inbound queue. */
-  services: Omit<ConnectionServices, 'inbound'>;
+  /** The connections' services, with the process' inbound queue (shared with the rooms' SDK messages). */
+  services: ConnectionServices;
   /** False refuses the upgrade with 403 (disallowed Origin). */
   originAllowed(origin: string | undefined): boolean;
   /** Scale-out: a /ws connection entering a world that runs on another process is handed over to it. */
   cluster?: { cluster: Cluster; relaySecret: string | undefined };
   /** Per-address connection caps (connection-caps.ts), checked before every handshake. */
   caps?: ConnectionCaps;
-  /** Told how long each /ws frame waited in the inbound queue before its handling started (metrics). */
-  observeInboundWait?: (seconds: number) => void;
 }
 
 /**
@@ -71,28 +62,19 @@ class JsonEndpoint {
   readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   private readonly heartbeat: NodeJS.Timeout;
   private readonly services: ConnectionServices;
-  /** Every connection's frames, run in slices of INBOUND_SLICE_MS (src/sliced-queue.ts). */
-  private readonly inbound: SlicedQueue;
   private readonly cluster: GameTransportOptions['cluster'];
 
-  constructor(services: GameTransportOptions['services'], cluster: GameTransportOptions['cluster'], observeInboundWait?: (seconds: number) => void) {
+  constructor(services: ConnectionServices, cluster: GameTransportOptions['cluster']) {
     this.cluster = cluster;
-    this.inbound = new SlicedQueue({
-      sliceMs: INBOUND_SLICE_MS,
-      checkEvery: INBOUND_CHECK,
-      onError: (error) => services.logger.error({ err: error }, 'ws frame handling failed'),
-      onWait: observeInboundWait && ((waitedMs) => observeInboundWait(waitedMs / 1000)),
-    });
-    const withInbound: ConnectionServices = { ...services, inbound: this.inbound };
     this.services = cluster ? {
-      ...withInbound,
+      ...services,
       cluster: {
         secret: cluster.relaySecret,
         locate: (processId) => cluster.cluster.locate(processId),
         recover: (location) => void cluster.cluster.recoverProcess(location).catch((error: unknown) =>
           services.logger.error({ err: error }, 'could not recover from a lost process')),
       },
-    } : withInbound;
+    } : services;
     this.heartbeat = setInterval(() => {
       for (const socket of this.wss.clients as Set<Alive>) {
         if (socket.isAlive === false) {
@@ -136,7 +118,7 @@ class JsonEndpoint {
     // The handshake (the larger part of an upgrade's cost) waits its turn in the inbound queue, behind the frames of the
     // players in a world: a storm of thousands of sockets opened at once is then accepted as a stream. A socket a
     // process relayed here belongs to a player moving in, and goes before new logins.
-    this.inbound.push(() => {
+    this.services.inbound.push(() => {
       if (socket.destroyed) return;
       this.wss.handleUpgrade(request, socket, head, (ws: Alive) => {
         ws.isAlive = true;
@@ -174,7 +156,7 @@ class JsonEndpoint {
 export type GameTransport = WebSocketTransport & { socketsClosed(): Promise<void> };
 
 export function createGameTransport(options: GameTransportOptions): GameTransport {
-  const json = new JsonEndpoint(options.services, options.cluster, options.observeInboundWait);
+  const json = new JsonEndpoint(options.services, options.cluster);
   const isJsonPath = (request: IncomingMessage) => (request.url ?? '').split('?')[0] === JSON_WS_PATH;
 
   // Every upgrade is handled by the listener below; the ws transport's own listener is told to skip them all.
