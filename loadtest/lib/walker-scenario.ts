@@ -17,6 +17,7 @@ import { seedWalkers } from './seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
 import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figures.ts';
 import { startProbeProcess, type ProbeFigures } from './probe-process.ts';
+import { startWalkerProbes, type WalkerProbeFigures, type WalkerProbes } from './walker-probe-process.ts';
 import { round } from './stats.ts';
 import { JsonWalker, newWalkerStats, SdkWalker, startWithin, type Walker } from './walkers.ts';
 import { defaultJoinDeadlineSeconds, describeNotJoined, joinPhase } from './join-phase.ts';
@@ -36,6 +37,11 @@ export interface WalkerRunOptions {
   probes?: boolean;
   /** Players per world on the game server (WORLD_CAPACITY); default: every walker in one world. */
   worldCapacity?: number;
+  /**
+   * This many of the `clients` walk from a process of their own (walker-probe-child.ts), which measures their
+   * move → ack apart from the load generator's loop (default 0).
+   */
+  probeWalkers?: number;
   log?: (line: string) => void;
 }
 
@@ -71,6 +77,8 @@ export interface WalkerRunResult {
   bareHealth?: ProbeFigures;
   /** The load generator's own event-loop lag p99 over the measured window (its bots' latencies include it). */
   loadGeneratorLagP99Ms?: number;
+  /** The walkers that walked from their own process (`probeWalkers`): their move → ack, apart from the load generator's loop. */
+  probeWalkers?: WalkerProbeFigures;
   /** Event-loop lag p99 of the same server before any bot joined (5 s idle). */
   idleLagP99Ms?: number;
   /** Server CPU per player per 600 ms tick, in microseconds. */
@@ -149,6 +157,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     idleLagP99Ms = lagP99Ms(await scrapeMetrics(server, true, log));
   }
   const stats = newWalkerStats();
+  const probeSeeds = seeds.splice(seeds.length - Math.min(options.probeWalkers ?? 0, seeds.length));
+  let probeWalkers: WalkerProbes | undefined;
   const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
     ? new JsonWalker(server.wsUrl, seed, grid, stats, options.updates)
     : new SdkWalker(server.baseUrl, seed, grid, stats, options.updates));
@@ -158,11 +168,18 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       start: startWithin, name: (walker) => walker.name, log,
       deadlineMs: (options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients)) * 1000,
     });
-    log(`  ${joined}/${walkers.length} ${options.kind} walkers in the ${options.server} world; warming up`);
+    if (probeSeeds.length > 0) {
+      const url = options.kind === 'json' ? server.wsUrl : server.baseUrl;
+      probeWalkers = await startWalkerProbes(options.kind, url, probeSeeds, dataDir, 60_000);
+      log(`  ${probeWalkers.joined}/${probeSeeds.length} walkers of the probe process in`);
+    }
+    const allJoined = joined + (probeWalkers?.joined ?? 0);
+    log(`  ${allJoined}/${walkers.length + probeSeeds.length} ${options.kind} walkers in the ${options.server} world; warming up`);
     await sleep((options.warmupSeconds ?? 5) * 1000);
     const cpu = new CpuMeter(server.child.pid!);
     const metricsBefore = await scrapeMetrics(server, game, log);
     stats.ack.reset();
+    probeWalkers?.reset();
     stats.delivery.reset();
     stats.sampledTextBytes = 0;
     stats.sampledPackedBytes = 0;
@@ -181,6 +198,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     clearInterval(progress);
     const cores = cpu.stop();
     const [health, status, bareHealth] = (await probes?.stop()) ?? [];
+    const probeFigures = await probeWalkers?.stop();
     await bare?.stop();
     ownLag.disable();
     const metricsAfter = await scrapeMetrics(server, game, log);
@@ -196,7 +214,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       ...(options.updates && (options.updates !== 'json' || options.kind === 'sdk') ? { updates: options.updates } : {}),
       server: options.server,
       clients: options.clients,
-      joined,
+      joined: allJoined,
       notJoined: describeNotJoined(notJoined),
       serverCpuCores: round(cores, 3),
       eventLoopLagP99Ms: round(lag, 1),
@@ -206,20 +224,22 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       deliveryP99Ms: stats.delivery.count ? round(stats.delivery.p(99), 1) : null,
       ...(stats.sampledTextBytes > 0 ? { msgpackToJsonBytes: round(stats.sampledPackedBytes / stats.sampledTextBytes, 2) } : {}),
       rssMb: round(rss / 2 ** 20, 1),
-      rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, joined), 1),
+      rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, allJoined), 1),
       movesPerSecond: round((stats.movesSent - movesBefore) / options.durationSeconds, 0),
       errors: stats.errors,
       ...(health ? { health } : {}),
       ...(status ? { status } : {}),
       ...(bareHealth ? { bareHealth } : {}),
       loadGeneratorLagP99Ms: round(ownLag.percentile(99) / 1e6, 1),
-      cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, joined),
-      kernelUsPerPlayerTick: cpuUsPerPlayerTick(cpu.kernelCores, joined),
+      ...(probeFigures ? { probeWalkers: probeFigures } : {}),
+      cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, allJoined),
+      kernelUsPerPlayerTick: cpuUsPerPlayerTick(cpu.kernelCores, allJoined),
       ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
     };
     return result;
   } finally {
     for (const walker of walkers) walker.stop();
+    probeWalkers?.kill();
     await sleep(500);
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
