@@ -4,7 +4,8 @@
  * a ClientLink on each Client object it hands the rooms. An SDK client has none: it reads the schema state, the room
  * limits and counts its messages, and it joins other rooms itself (e.g. a TradeRoom by the roomId of `tradeStarted`).
  */
-import type { Client } from '@colyseus/core';
+import { enqueueClientRaw, getMessageBytes, Protocol, type Client, type ClientPrivate } from '@colyseus/core';
+import { gameContext } from '../src/context.ts';
 import type { UpdateEncoding } from './world/update-frames.ts';
 
 export interface ClientLink {
@@ -58,12 +59,15 @@ export function isLinkedClient(client: Client): boolean {
   return clientLink(client) !== undefined;
 }
 
+const AFTER_NEXT_PATCH = Object.freeze({ afterNextPatch: true });
+
 /**
  * Sends one event to many clients, serialising it once for all the linked ones (as `{"type","data"}`, the /ws
- * envelope) instead of once per recipient; SDK clients get it through Colyseus as usual.
+ * envelope) and once for all the SDK ones (Colyseus' room message bytes) instead of once per recipient.
  */
 export class SharedEvent {
   private text: string | undefined;
+  private bytes: Buffer | undefined;
   private readonly type: string;
   private readonly data: unknown;
 
@@ -74,8 +78,23 @@ export class SharedEvent {
 
   sendTo(client: Client): void {
     const link = clientLink(client);
-    if (!link) return client.send(this.type, this.data);
+    if (!link) return this.sendSdk(client);
     link.sendText(this.frame().text, this.type);
+  }
+
+  /**
+   * Stages the event for an SDK client to follow the room's next state patch (Colyseus' `afterNextPatch`; the world's
+   * patch serializer writes it with the patch frame, in one socket write: src/shared-view-patches.ts).
+   */
+  sendAfterPatch(client: Client): void {
+    this.sendSdk(client, AFTER_NEXT_PATCH);
+  }
+
+  /** What `client.send` does, with the bytes encoded once; counted as GameRoom.countSends counts `client.send`. */
+  private sendSdk(client: Client, options?: typeof AFTER_NEXT_PATCH): void {
+    this.bytes ??= getMessageBytes.raw(Protocol.ROOM_DATA, this.type, this.data);
+    enqueueClientRaw(client as Client & ClientPrivate, this.bytes, options);
+    gameContext().metrics.countOutbound(this.type);
   }
 
   /** The event as a /ws frame (serialised on first use). */

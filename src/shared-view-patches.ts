@@ -20,8 +20,10 @@
  * .test.ts compares what an SDK client decodes with what a /ws client is told, and
  * test/world/shared-view-patches.test.ts compares what each client decodes with what Colyseus' own serializer gives.
  */
-import { ClientState, Protocol, SchemaSerializer, type Client } from '@colyseus/core';
+import { ClientState, Protocol, SchemaSerializer, type Client, type ClientPrivate } from '@colyseus/core';
 import type { ChangeTree, Iterator, Schema, StateView } from '@colyseus/schema';
+import type { WebSocket } from 'ws';
+import { rawSocketOf } from './colyseus-seams.ts';
 
 type ChangeTreeNode = { changeTree: ChangeTree; next?: ChangeTreeNode; prev?: ChangeTreeNode; position: number };
 type ChangeTreeList = { next?: ChangeTreeNode; tail?: ChangeTreeNode; nextPosition: number };
@@ -50,10 +52,33 @@ export interface PatchSending {
   checkEvery: number;
 }
 
+/**
+ * A patch's frames, one per client, and the messages each client had staged to follow the patch (Colyseus'
+ * `afterNextPatch`: a tick's public chat), sent right after its frame in the same socket write.
+ */
+interface Outgoing {
+  clients: Client[];
+  frames: Uint8Array[];
+  after: Array<Uint8Array[] | undefined>;
+  next: number;
+}
+
+/** Sends a client's patch frame and the messages staged after it in one socket write (one syscall, not one each). */
+function sendTogether(client: Client, frame: Uint8Array, after: Uint8Array[]): void {
+  const socket = rawSocketOf(client.ref as WebSocket);
+  socket?.cork();
+  try {
+    client.raw(frame);
+    for (const message of after) client.raw(message);
+  } finally {
+    socket?.uncork();
+  }
+}
+
 export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerializer<T> {
   private readonly sending: PatchSending;
   /** The last patch's frames not sent yet; the next patch sends them first, so a client's frames stay in order. */
-  private outgoing: { clients: Client[]; frames: Uint8Array[]; next: number } | undefined;
+  private outgoing: Outgoing | undefined;
 
   /** Per view id: the shared entity bytes for it this patch (reused from patch to patch). */
   private readonly segments: Uint8Array[][] = [];
@@ -85,7 +110,7 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
     const sharedOffset = it.offset;
     const shared = encoder.sharedBuffer.slice(0, sharedOffset);
     const touched: number[] = [];
-    const outgoing = { clients: [] as Client[], frames: [] as Uint8Array[], next: 0 };
+    const outgoing: Outgoing = { clients: [], frames: [], after: [], next: 0 };
     try {
       this.sortChanges(queue, sharedOffset, touched);
       root.changes = this.perViewQueue;
@@ -104,6 +129,9 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
         }
         outgoing.clients.push(client);
         outgoing.frames.push(frame);
+        // Taken from Colyseus' own staging, which would otherwise send them as soon as this returns, ahead of the frame.
+        const staged = (client as Client & ClientPrivate)._pendingFrames;
+        outgoing.after.push(staged !== undefined && staged.length > 0 ? staged.splice(0) : undefined);
       }
     } finally {
       root.changes = queue;
@@ -127,12 +155,15 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
   private sendOutgoing(until: number): void {
     const outgoing = this.outgoing;
     if (!outgoing) return;
-    const { clients, frames } = outgoing;
+    const { clients, frames, after } = outgoing;
     while (outgoing.next < clients.length) {
       if (outgoing.next % this.sending.checkEvery === 0 && outgoing.next > 0 && performance.now() > until) return;
-      const client = clients[outgoing.next];
-      const frame = frames[outgoing.next++];
-      if (client.state === ClientState.JOINED) client.raw(frame);
+      const i = outgoing.next++;
+      const client = clients[i];
+      if (client.state !== ClientState.JOINED) continue;
+      const staged = after[i];
+      if (staged) sendTogether(client, frames[i], staged);
+      else client.raw(frames[i]);
     }
     this.outgoing = undefined;
   }

@@ -112,11 +112,12 @@ export class InterestSync {
   }
 
   /**
-   * Sends `event` to a /ws client with its next world:update (at most a tick later, in the same socket write), or
-   * at once to an SDK client. For events that are part of what a tick shows, like public chat.
+   * Sends `event` to a /ws client with its next world:update, or to an SDK client right after its next state patch
+   * (at most a tick later, in the same socket write either way). For events that are part of what a tick shows, like
+   * public chat.
    */
   sendWithTick(client: Client, event: SharedEvent): void {
-    if (!isLinkedClient(client)) return event.sendTo(client);
+    if (!isLinkedClient(client)) return event.sendAfterPatch(client);
     const outbox = this.outboxes.get(client);
     if (outbox) outbox.push(event.frame());
     else this.outboxes.set(client, [event.frame()]);

@@ -72,7 +72,8 @@ export interface WorldApi {
   notifyPlayerDied(player: OnlinePlayer): Promise<void>;
   /**
    * Sends an event to the players within `radius` of a tile (that `accept`). With `withTick`, /ws players get it with
-   * their next world:update, in the same socket write (public chat: a tick's worth of lines costs one write).
+   * their next world:update and SDK players right after their next state patch, in the same socket write (public
+   * chat: a tick's worth of lines costs one write).
    */
   sendNear(x: number, z: number, radius: number, type: string, data: unknown, accept?: (listener: OnlinePlayer) => boolean, options?: { withTick?: boolean }): void;
 }

@@ -158,4 +158,31 @@ describe('the shared-bytes patch serializer (src/shared-view-patches.ts)', () =>
     }
     assert.ok(compared > 400, `compared ${compared} decoded states`);
   });
+
+  it('writes the messages a client staged after the patch (afterNextPatch) right after its frame, in one socket write', () => {
+    const state = new WorldState();
+    const serializer = new SharedViewPatchSerializer<WorldState>();
+    serializer.reset(state);
+    const player = new PlayerState({ id: 'p', name: 'p', x: 1, z: 1, health: 10, maxHealth: 10, combatLevel: 3, appearance: '', action: 'idle', running: false });
+    state.players.set('p', player);
+    const writes: string[][] = [];
+    /** A client whose socket records what goes out in each write: frames between cork and uncork are one write. */
+    const clientWith = (staged: Uint8Array[] | undefined) => {
+      const log: string[] = [];
+      writes.push(log);
+      let corked = false;
+      const view = new StateView();
+      view.add(player);
+      const socket = { cork: () => (corked = true, log.push('cork')), uncork: () => (corked = false, log.push('uncork')) };
+      const raw = (bytes: Uint8Array) => log.push(`${corked ? 'corked ' : ''}${bytes[0] === 1 ? 'message' : 'patch'}`);
+      return { state: ClientState.JOINED, view, raw, ref: { _socket: socket }, _pendingFrames: staged } as unknown as Client & { _pendingFrames?: Uint8Array[] };
+    };
+    const chatty = clientWith([Uint8Array.of(1, 0), Uint8Array.of(1, 1)]);
+    const quiet = clientWith(undefined);
+    player.x = 2;
+    serializer.applyPatches([chatty, quiet]);
+    assert.deepEqual(writes[0], ['cork', 'corked patch', 'corked message', 'corked message', 'uncork']);
+    assert.deepEqual(writes[1], ['patch'], 'nothing staged: the frame alone');
+    assert.equal(chatty._pendingFrames?.length, 0, 'taken from Colyseus\' staging, so it does not send them again');
+  });
 });
