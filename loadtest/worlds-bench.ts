@@ -50,11 +50,13 @@ interface Row {
   result: WalkerRunResult;
 }
 
+/** Walkers of each run in a process of their own: move → ack without the load generator's loop lag (bench.ts). */
+const PROBE_WALKERS = 50;
 const rows: Row[] = [];
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
 async function run(what: string, kind: 'json' | 'sdk', clients: number, worldCapacity: number, updates?: 'json'): Promise<Row> {
   log(`${what}: ${clients} ${kind} walkers, worlds of ${worldCapacity}, ${durationSeconds} s`);
-  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, updates, log });
+  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, updates, probeWalkers: PROBE_WALKERS, log });
   const row = { what, kind, walkers: clients, worldCapacity, worlds: result.worlds ?? 0, result };
   console.table([summary(row)]);
   rows.push(row);
@@ -95,16 +97,19 @@ if (wants('walkers')) {
     + 'One game server process; the bots share the machine\'s two cores. Each row is its own server run (fresh embedded database), '
     + 'in the order listed.', '');
   lines.push('### The official client holds a full server', '');
-  lines.push('| run | walkers | worlds | server CPU (cores) | CPU / player / tick | move → ack p99 | event-loop lag p99 (idle) | errors |');
-  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push(`| run | walkers | worlds | server CPU (cores) | CPU / player / tick | move → ack p99 | the same, ${PROBE_WALKERS} walkers in their own process | load generator's lag p99 | event-loop lag p99 (idle) | errors |`);
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const row of [jsonOneWorld, sdkWorlds, sdkOneWorld, sdkMessagesWorlds, sdkMessagesOneWorld].filter((r): r is Row => r !== undefined)) {
     const r = row.result;
-    lines.push(`| ${row.what} | ${r.joined} | ${row.worlds} | ${r.serverCpuCores} | ${r.cpuUsPerPlayerTick} µs | ${r.ackP99Ms} ms | ${r.eventLoopLagP99Ms} ms (${r.idleLagP99Ms} ms) | ${r.errors} |`);
+    lines.push(`| ${row.what} | ${r.joined} | ${row.worlds} | ${r.serverCpuCores} | ${r.cpuUsPerPlayerTick} µs | ${r.ackP99Ms} ms | ${r.probeWalkers?.ackP99Ms ?? '–'} ms | ${r.loadGeneratorLagP99Ms ?? '–'} ms | ${r.eventLoopLagP99Ms} ms (${r.idleLagP99Ms} ms) | ${r.errors} |`);
   }
   lines.push('');
   lines.push(`SDK in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
     + `lag p99 ${ratio(sdkWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} × (target: ≤ 1 × each).`
-    + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.` : '')
+    + (sdkOneWorld ? ` SDK in one world against SDK in worlds: ack p99 ${ratio(sdkOneWorld.result.ackP99Ms, sdkWorlds.result.ackP99Ms)} ×, CPU ${ratio(sdkOneWorld.result.serverCpuCores, sdkWorlds.result.serverCpuCores)} ×.`
+      + ` SDK in one world against /ws JSON in one world (issue #37, single runs; its verdicts are npm run bench's, on alternated pairs): `
+      + `ack p99 of the walkers in their own process ${ratio(sdkOneWorld.result.probeWalkers?.ackP99Ms, jsonOneWorld.result.probeWalkers?.ackP99Ms)} ×, `
+      + `lag p99 ${ratio(sdkOneWorld.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} ×, CPU per player-tick ${ratio(sdkOneWorld.result.cpuUsPerPlayerTick, jsonOneWorld.result.cpuUsPerPlayerTick)} ×.` : '')
     + ` SDK with room-message updates in worlds of ${capacity} against /ws JSON in one world: ack p99 ${ratio(sdkMessagesWorlds.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
     + `lag p99 ${ratio(sdkMessagesWorlds.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} ×; in one world: ack p99 ${ratio(sdkMessagesOneWorld.result.ackP99Ms, jsonOneWorld.result.ackP99Ms)} ×, `
     + `lag p99 ${ratio(sdkMessagesOneWorld.result.eventLoopLagP99Ms, jsonOneWorld.result.eventLoopLagP99Ms)} ×.`, '');

@@ -13,13 +13,13 @@ import { openDatabase } from '../../src/db/database.ts';
 import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import { loadBundledWorld } from './game-data.ts';
 import { CpuMeter, rssBytes } from './process-monitor.ts';
-import { seedWalkers } from './seed.ts';
+import { seedWalkers, type SeededWalker } from './seed.ts';
 import { freePort, metricValue, startServerProcess, type RunningServer } from './server-process.ts';
 import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figures.ts';
 import { startProbeProcess, type ProbeFigures } from './probe-process.ts';
-import { startWalkerProbes, type WalkerProbeFigures, type WalkerProbes } from './walker-probe-process.ts';
-import { round } from './stats.ts';
-import { JsonWalker, newWalkerStats, SdkWalker, startWithin, type Walker } from './walkers.ts';
+import { startWalkerProcess, type WalkerChildFigures, type WalkerProcess } from './walker-process.ts';
+import { round, Samples } from './stats.ts';
+import { JsonWalker, newWalkerStats, SdkWalker, startWithin, type Walker, type WalkerStats } from './walkers.ts';
 import { defaultJoinDeadlineSeconds, describeNotJoined, joinPhase } from './join-phase.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
@@ -38,10 +38,20 @@ export interface WalkerRunOptions {
   /** Players per world on the game server (WORLD_CAPACITY); default: every walker in one world. */
   worldCapacity?: number;
   /**
-   * This many of the `clients` walk from a process of their own (walker-probe-child.ts), which measures their
-   * move → ack apart from the load generator's loop (default 0).
+   * This many of the `clients` walk from a process of their own (walker-child.ts), which measures their move → ack
+   * apart from the bulk bots' processes (default 0).
    */
   probeWalkers?: number;
+  /**
+   * The other walkers are spread over this many processes (walker-child.ts) instead of walking in this one (default 0:
+   * here). One process cannot keep up with 2,000 SDK bots decoding their patches; its loop lag is in every ack.
+   */
+  botProcesses?: number;
+  /**
+   * False: the SDK bots of the bulk processes drop their state patches undecoded (walkers.ts SdkWalker `decodes`); the
+   * probe walkers always decode. Default true.
+   */
+  bulkDecodes?: boolean;
   log?: (line: string) => void;
 }
 
@@ -77,8 +87,12 @@ export interface WalkerRunResult {
   bareHealth?: ProbeFigures;
   /** The load generator's own event-loop lag p99 over the measured window (its bots' latencies include it). */
   loadGeneratorLagP99Ms?: number;
-  /** The walkers that walked from their own process (`probeWalkers`): their move → ack, apart from the load generator's loop. */
-  probeWalkers?: WalkerProbeFigures;
+  /** Over how many processes the bulk bots were spread (0: the load generator's own). */
+  botProcesses?: number;
+  /** False when the SDK bots of the bulk dropped their patches undecoded. */
+  bulkDecodes?: boolean;
+  /** The walkers that walked from their own process (`probeWalkers`): their move → ack, apart from the bulk bots'. */
+  probeWalkers?: ProbeWalkerFigures;
   /** Event-loop lag p99 of the same server before any bot joined (5 s idle). */
   idleLagP99Ms?: number;
   /** Server CPU per player per 600 ms tick, in microseconds. */
@@ -87,6 +101,32 @@ export interface WalkerRunResult {
   kernelUsPerPlayerTick?: number;
   /** The game server's own tick figures over the measured window (game_tick_* series). */
   tick?: TickFigures;
+}
+
+export interface ProbeWalkerFigures {
+  walkers: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  acks: number;
+  /** The probe process' own event-loop lag p99. */
+  ownLagP99Ms: number;
+}
+
+/** Adds a walker process' figures to the run's. */
+function merge(stats: WalkerStats, figures: WalkerChildFigures): void {
+  for (const value of figures.ack) stats.ack.add(value);
+  for (const value of figures.delivery) stats.delivery.add(value);
+  stats.movesSent += figures.moves;
+  stats.errors += figures.errors;
+  stats.updatesReceived += figures.updatesReceived;
+  stats.sampledTextBytes += figures.sampledTextBytes;
+  stats.sampledPackedBytes += figures.sampledPackedBytes;
+}
+
+/** `items` dealt into `parts` nearly equal runs, in order. */
+function split<T>(items: readonly T[], parts: number): T[][] {
+  const size = Math.ceil(items.length / parts);
+  return Array.from({ length: parts }, (_, i) => items.slice(i * size, (i + 1) * size)).filter((part) => part.length > 0);
 }
 
 const SECRET = 'benchmark-secret-not-for-production';
@@ -129,6 +169,12 @@ export function profilingFlags(): string[] {
   ];
 }
 
+function probeWalkerFigures(walkers: number, figures: WalkerChildFigures): ProbeWalkerFigures {
+  const ack = new Samples();
+  for (const value of figures.ack) ack.add(value);
+  return { walkers, ackP50Ms: round(ack.p(50), 1), ackP99Ms: round(ack.p(99), 1), acks: ack.count, ownLagP99Ms: figures.ownLagP99Ms };
+}
+
 export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunResult> {
   const log = options.log ?? (() => {});
   const data = loadBundledWorld();
@@ -158,28 +204,38 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
   }
   const stats = newWalkerStats();
   const probeSeeds = seeds.splice(seeds.length - Math.min(options.probeWalkers ?? 0, seeds.length));
-  let probeWalkers: WalkerProbes | undefined;
-  const walkers: Walker[] = seeds.map((seed) => options.kind === 'json'
+  const botProcesses = options.botProcesses ?? 0;
+  const url = options.kind === 'json' ? server.wsUrl : server.baseUrl;
+  const joinDeadlineMs = (options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients)) * 1000;
+  const walkers: Walker[] = botProcesses > 0 ? [] : seeds.map((seed) => options.kind === 'json'
     ? new JsonWalker(server.wsUrl, seed, grid, stats, options.updates)
     : new SdkWalker(server.baseUrl, seed, grid, stats, options.updates));
+  const processes: WalkerProcess[] = [];
+  let probeProcess: WalkerProcess | undefined;
+  const startProcess = async (part: SeededWalker[], name: string, noDecode = false) => {
+    const started = await startWalkerProcess({ kind: options.kind, url, seeds: part, updates: options.updates, dir: dataDir, name, joinDeadlineMs, noDecode });
+    processes.push(started);
+    return started;
+  };
   try {
     log(`  ${options.server} server: pid ${server.child.pid} on port ${server.port}`);
-    const { joined, notJoined } = await joinPhase(walkers, {
-      start: startWithin, name: (walker) => walker.name, log,
-      deadlineMs: (options.joinDeadlineSeconds ?? defaultJoinDeadlineSeconds(options.clients)) * 1000,
-    });
+    const outcomes = botProcesses > 0
+      ? (await Promise.all(split(seeds, botProcesses).map((part, i) => startProcess(part, `bots-${i + 1}`, options.kind === 'sdk' && options.bulkDecodes === false)))).map((p) => p.outcome)
+      : [await joinPhase(walkers, { start: startWithin, name: (walker) => walker.name, log, deadlineMs: joinDeadlineMs })];
     if (probeSeeds.length > 0) {
-      const url = options.kind === 'json' ? server.wsUrl : server.baseUrl;
-      probeWalkers = await startWalkerProbes(options.kind, url, probeSeeds, dataDir, 60_000);
-      log(`  ${probeWalkers.joined}/${probeSeeds.length} walkers of the probe process in`);
+      probeProcess = await startProcess(probeSeeds, 'probe-walkers');
+      log(`  ${probeProcess.outcome.joined}/${probeSeeds.length} walkers of the probe process in`);
+      outcomes.push(probeProcess.outcome);
     }
-    const allJoined = joined + (probeWalkers?.joined ?? 0);
-    log(`  ${allJoined}/${walkers.length + probeSeeds.length} ${options.kind} walkers in the ${options.server} world; warming up`);
+    const bulk = processes.filter((p) => p !== probeProcess);
+    const joined = outcomes.reduce((sum, o) => sum + o.joined, 0);
+    const notJoined = outcomes.flatMap((o) => o.notJoined);
+    log(`  ${joined}/${options.clients} ${options.kind} walkers in the ${options.server} world${bulk.length > 0 ? ` (the bulk in ${bulk.length} processes)` : ''}; warming up`);
     await sleep((options.warmupSeconds ?? 5) * 1000);
     const cpu = new CpuMeter(server.child.pid!);
     const metricsBefore = await scrapeMetrics(server, game, log);
     stats.ack.reset();
-    probeWalkers?.reset();
+    for (const walkerProcess of processes) walkerProcess.reset();
     stats.delivery.reset();
     stats.sampledTextBytes = 0;
     stats.sampledPackedBytes = 0;
@@ -191,14 +247,17 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     const probes = bare ? startProbeProcess([`${server.baseUrl}/health`, `${server.baseUrl}/status`, `${bare.baseUrl}/health`], 100) : undefined;
     const ownLag = monitorEventLoopDelay({ resolution: 10 });
     ownLag.enable();
-    const progress = setInterval(() => {
+    const progress = bulk.length > 0 ? undefined : setInterval(() => {
       log(`  [walkers] ${stats.movesSent - movesBefore} moves  ack p50 ${round(stats.ack.p(50), 1)} ms  p99 ${round(stats.ack.p(99), 1)} ms  errors ${stats.errors}`);
     }, 5_000);
     await sleep(options.durationSeconds * 1000);
     clearInterval(progress);
     const cores = cpu.stop();
     const [health, status, bareHealth] = (await probes?.stop()) ?? [];
-    const probeFigures = await probeWalkers?.stop();
+    const probeFigures = await probeProcess?.figures();
+    const bulkFigures = await Promise.all(bulk.map((p) => p.figures()));
+    for (const figures of bulkFigures) if (figures) merge(stats, figures);
+    const bulkLag = bulkFigures.map((figures) => figures?.ownLagP99Ms ?? NaN);
     await bare?.stop();
     ownLag.disable();
     const metricsAfter = await scrapeMetrics(server, game, log);
@@ -214,7 +273,7 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       ...(options.updates && (options.updates !== 'json' || options.kind === 'sdk') ? { updates: options.updates } : {}),
       server: options.server,
       clients: options.clients,
-      joined: allJoined,
+      joined,
       notJoined: describeNotJoined(notJoined),
       serverCpuCores: round(cores, 3),
       eventLoopLagP99Ms: round(lag, 1),
@@ -224,22 +283,25 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
       deliveryP99Ms: stats.delivery.count ? round(stats.delivery.p(99), 1) : null,
       ...(stats.sampledTextBytes > 0 ? { msgpackToJsonBytes: round(stats.sampledPackedBytes / stats.sampledTextBytes, 2) } : {}),
       rssMb: round(rss / 2 ** 20, 1),
-      rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, allJoined), 1),
+      rssPerPlayerKb: round((rss - idleRss) / 1024 / Math.max(1, joined), 1),
       movesPerSecond: round((stats.movesSent - movesBefore) / options.durationSeconds, 0),
       errors: stats.errors,
       ...(health ? { health } : {}),
       ...(status ? { status } : {}),
       ...(bareHealth ? { bareHealth } : {}),
-      loadGeneratorLagP99Ms: round(ownLag.percentile(99) / 1e6, 1),
-      ...(probeFigures ? { probeWalkers: probeFigures } : {}),
-      cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, allJoined),
-      kernelUsPerPlayerTick: cpuUsPerPlayerTick(cpu.kernelCores, allJoined),
+      // With the bulk in processes of their own, the worst of theirs (this one only waits).
+      loadGeneratorLagP99Ms: bulk.length > 0 ? Math.max(...bulkLag) : round(ownLag.percentile(99) / 1e6, 1),
+      ...(bulk.length > 0 ? { botProcesses: bulk.length } : {}),
+      ...(options.kind === 'sdk' && options.bulkDecodes === false && bulk.length > 0 ? { bulkDecodes: false } : {}),
+      ...(probeFigures ? { probeWalkers: probeWalkerFigures(probeProcess!.outcome.joined, probeFigures) } : {}),
+      cpuUsPerPlayerTick: cpuUsPerPlayerTick(cores, joined),
+      kernelUsPerPlayerTick: cpuUsPerPlayerTick(cpu.kernelCores, joined),
       ...(game ? { idleLagP99Ms: round(idleLagP99Ms!, 1), tick: tickFigures(metricsBefore, metricsAfter) } : {}),
     };
     return result;
   } finally {
     for (const walker of walkers) walker.stop();
-    probeWalkers?.kill();
+    await Promise.all(processes.map((p) => p.quit()));
     await sleep(500);
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -228,11 +228,17 @@ export class SdkWalker extends BaseWalker {
   private readonly baseUrl: string;
   /** `world:update` room messages instead of schema sync (docs/worlds.md); undefined: schema sync. */
   private readonly updates: UpdateEncoding | undefined;
+  /**
+   * False: the bot receives its state patches but does not decode them, and follows its own position from its acks
+   * (`player:path`). The server does the same work for it; the load generator does a tenth of a decoding bot's.
+   */
+  private readonly decodes: boolean;
 
-  constructor(baseUrl: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats, updates?: UpdateEncoding) {
+  constructor(baseUrl: string, seed: SeededWalker, grid: WalkGrid, stats: WalkerStats, updates?: UpdateEncoding, decodes = true) {
     super(seed, grid, stats);
     this.baseUrl = baseUrl;
     this.updates = updates;
+    this.decodes = decodes;
   }
 
   async start(): Promise<void> {
@@ -241,16 +247,33 @@ export class SdkWalker extends BaseWalker {
     const options = { characterId: this.seed.characterId, x: this.seed.x, z: this.seed.z, ...(this.updates ? { updates: this.updates } : {}) };
     const room = await client.join('world', options);
     this.room = room;
-    room.onMessage('player:path', () => this.acknowledged());
+    room.onMessage('player:path', (path: { x: number; z: number; path?: Array<{ x: number; z: number }> }) => {
+      this.acknowledged();
+      if (this.decodes) return;
+      const to = path.path?.at(-1) ?? path;
+      this.x = to.x;
+      this.z = to.z;
+    });
     room.onMessage('error', () => this.stats.errors++);
+    // A bot that does not decode its state learns a position it did not walk to (a respawn) from its player:sync.
+    if (!this.decodes) room.onMessage('player:sync', (sync: { x: number; z: number }) => {
+      this.x = sync.x;
+      this.z = sync.z;
+    });
     room.onMessage('*', () => {});
     if (this.updates) {
       room.onMessage('world:update', (text: string) => this.received(JSON.parse(text)));
       this.beginWalking();
       return;
     }
+    if (!this.decodes) {
+      // The SDK's own patch step (Room.ts: ROOM_STATE_PATCH → serializer.patch), skipped: the bytes are read off the
+      // socket and dropped.
+      (room as unknown as { serializer: { patch(): void } }).serializer.patch = () => {};
+    }
     room.onStateChange(() => {
       this.stats.updatesReceived++;
+      if (!this.decodes) return;
       const me = room.state.players?.get(this.seed.characterId);
       if (me) {
         this.x = me.x;
