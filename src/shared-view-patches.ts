@@ -58,8 +58,10 @@ export interface PatchSending {
  */
 interface Outgoing {
   clients: Client[];
+  /** Per client: its view's own part of the frame; the shared entity bytes filed for its view follow it. */
   frames: Uint8Array[];
-  after: Array<Uint8Array[] | undefined>;
+  segments: Array<Uint8Array[] | undefined>;
+  after: Map<Client, Uint8Array[]>;
   next: number;
 }
 
@@ -73,6 +75,25 @@ function sendTogether(client: Client, frame: Uint8Array, after: Uint8Array[]): v
   } finally {
     socket?.uncork();
   }
+}
+
+/**
+ * The messages joined clients staged to follow this patch (Colyseus' `afterNextPatch`), taken from Colyseus' own
+ * staging, which would otherwise send them as soon as the patch is built, ahead of the frames sent in slices. Only the
+ * clients on the room's list of those that staged any are looked at (`_pendingFrameClients`, one array per room).
+ */
+function takeStaged(clients: Client[]): Map<Client, Uint8Array[]> {
+  const taken = new Map<Client, Uint8Array[]>();
+  let staging: Array<Client & ClientPrivate> | undefined;
+  for (const client of clients as Array<Client & ClientPrivate>) {
+    staging = client._pendingFrameClients as Array<Client & ClientPrivate> | undefined;
+    if (staging !== undefined) break;
+  }
+  for (const client of staging ?? []) {
+    const frames = client._pendingFrames;
+    if (client.state === ClientState.JOINED && frames !== undefined && frames.length > 0) taken.set(client, frames.splice(0));
+  }
+  return taken;
 }
 
 export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerializer<T> {
@@ -110,28 +131,33 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
     const sharedOffset = it.offset;
     const shared = encoder.sharedBuffer.slice(0, sharedOffset);
     const touched: number[] = [];
-    const outgoing: Outgoing = { clients: [], frames: [], after: [], next: 0 };
+    const outgoing: Outgoing = { clients: [], frames: [], segments: [], after: takeStaged(clients), next: 0 };
     try {
       this.sortChanges(queue, sharedOffset, touched);
       root.changes = this.perViewQueue;
-      const sent = new Map<StateView, Uint8Array>();
+      // The frames are put together as they are sent (sendOutgoing), in slices: only the encoding holds the loop here.
+      const sent = new Map<StateView, { base: Uint8Array; segments: Uint8Array[] | undefined }>();
       for (const client of clients) {
         if (client.state !== ClientState.JOINED) continue;
         const view = client.view;
         let frame: Uint8Array = shared;
+        let segments: Uint8Array[] | undefined;
         if (view) {
-          frame = sent.get(view)!;
-          if (frame === undefined) {
+          let encoded = sent.get(view);
+          if (encoded === undefined) {
             it.offset = sharedOffset;
-            frame = withSegments(encoder.encodeView(view, sharedOffset, it), this.segments[view.id]);
-            sent.set(view, frame);
+            const filed = this.segments[view.id];
+            // The view's list goes with its frame; the next patch files into a new one.
+            if (filed !== undefined && filed.length > 0) this.segments[view.id] = [];
+            encoded = { base: encoder.encodeView(view, sharedOffset, it), segments: filed?.length ? filed : undefined };
+            sent.set(view, encoded);
           }
+          frame = encoded.base;
+          segments = encoded.segments;
         }
         outgoing.clients.push(client);
         outgoing.frames.push(frame);
-        // Taken from Colyseus' own staging, which would otherwise send them as soon as this returns, ahead of the frame.
-        const staged = (client as Client & ClientPrivate)._pendingFrames;
-        outgoing.after.push(staged !== undefined && staged.length > 0 ? staged.splice(0) : undefined);
+        outgoing.segments.push(segments);
       }
     } finally {
       root.changes = queue;
@@ -140,7 +166,9 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
     }
     encoder.discardChanges();
     this.outgoing = outgoing;
-    this.sendSlice();
+    // Sliced sends start in a turn of their own: the build above has just held the loop.
+    if (this.sending.sliceMs > 0) setImmediate(this.sendSlice);
+    else this.sendOutgoing(Infinity);
     return true;
   }
 
@@ -155,15 +183,16 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
   private sendOutgoing(until: number): void {
     const outgoing = this.outgoing;
     if (!outgoing) return;
-    const { clients, frames, after } = outgoing;
+    const { clients, frames, segments, after } = outgoing;
     while (outgoing.next < clients.length) {
       if (outgoing.next % this.sending.checkEvery === 0 && outgoing.next > 0 && performance.now() > until) return;
       const i = outgoing.next++;
       const client = clients[i];
       if (client.state !== ClientState.JOINED) continue;
-      const staged = after[i];
-      if (staged) sendTogether(client, frames[i], staged);
-      else client.raw(frames[i]);
+      const frame = withSegments(frames[i], segments[i]);
+      const staged = after.size > 0 ? after.get(client) : undefined;
+      if (staged) sendTogether(client, frame, staged);
+      else client.raw(frame);
     }
     this.outgoing = undefined;
   }

@@ -166,6 +166,8 @@ describe('the shared-bytes patch serializer (src/shared-view-patches.ts)', () =>
     const player = new PlayerState({ id: 'p', name: 'p', x: 1, z: 1, health: 10, maxHealth: 10, combatLevel: 3, appearance: '', action: 'idle', running: false });
     state.players.set('p', player);
     const writes: string[][] = [];
+    /** The room's list of the clients that staged messages (Colyseus shares one array among a room's clients). */
+    const staging: Client[] = [];
     /** A client whose socket records what goes out in each write: frames between cork and uncork are one write. */
     const clientWith = (staged: Uint8Array[] | undefined) => {
       const log: string[] = [];
@@ -175,7 +177,9 @@ describe('the shared-bytes patch serializer (src/shared-view-patches.ts)', () =>
       view.add(player);
       const socket = { cork: () => (corked = true, log.push('cork')), uncork: () => (corked = false, log.push('uncork')) };
       const raw = (bytes: Uint8Array) => log.push(`${corked ? 'corked ' : ''}${bytes[0] === 1 ? 'message' : 'patch'}`);
-      return { state: ClientState.JOINED, view, raw, ref: { _socket: socket }, _pendingFrames: staged } as unknown as Client & { _pendingFrames?: Uint8Array[] };
+      const client = { state: ClientState.JOINED, view, raw, ref: { _socket: socket }, _pendingFrames: staged, _pendingFrameClients: staging } as unknown as Client & { _pendingFrames?: Uint8Array[] };
+      if (staged) staging.push(client);
+      return client;
     };
     const chatty = clientWith([Uint8Array.of(1, 0), Uint8Array.of(1, 1)]);
     const quiet = clientWith(undefined);
