@@ -45,7 +45,11 @@ export const GroundItemState = schema({
   quantity: t.int32(),
   x: t.int32(),
   z: t.int32(),
+  /** "" when no one owns it (a schema string cannot be null; /ws says null). */
   ownerId: t.string(),
+  /** When it becomes visible to everyone, and when it is deleted (ms since the epoch). */
+  publicAt: t.float64(),
+  expiresAt: t.float64(),
 }, 'GroundItemState');
 export type GroundItemState = SchemaType<typeof GroundItemState>;
 

@@ -13,6 +13,7 @@ import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
 import { anonymousAccount, createCharacterRow, leaveWorlds, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
+import { seed, stack } from '../economy/support.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -102,12 +103,12 @@ function compareViews(sdk: Map<number, View>, json: Map<number, View>, sdkId: st
       const held: Fields | undefined = sdkView.get(key);
       if (!held) continue;
       keys.add(key);
-      // The schema's fields: a ground item's /ws snapshot also carries `publicAt` and `expiresAt`, which its schema
-      // has not, and a schema string holds "" where the /ws snapshot says null (no owner).
-      const shared = Object.keys(fields).filter((field) => field in held);
+      // The same fields, with the same values; a schema string holds "" where /ws says null (no owner).
+      assert.deepEqual(Object.keys(held).sort(), Object.keys(fields).sort(), `${label}, tick ${tick}: ${key} has the same fields`);
+      const shared = Object.keys(fields);
       const told: Fields = Object.fromEntries(shared.map((field): [string, unknown] => [field, fields[field] ?? '']));
       const same: Fields = Object.fromEntries(shared.map((field): [string, unknown] => [field, held[field]]));
-      assert.deepEqual(same, told, `${label}, tick ${tick}: ${key} has the same fields`);
+      assert.deepEqual(same, told, `${label}, tick ${tick}: ${key} has the same values`);
     }
   }
   return { ticks, keys };
@@ -120,7 +121,8 @@ describe('an SDK client sees what a /ws client sees (issue #37) @db', function (
   let worldB: number;
 
   before(async () => {
-    server = await startTestServer({ WORLD_INTEREST_RADIUS: String(RADIUS), WORLDS_MIN: '2', WS_MESSAGES_PER_SECOND: '1000' });
+    // Dropped items public at once: both observers (two characters) see the pacers' drops.
+    server = await startTestServer({ WORLD_INTEREST_RADIUS: String(RADIUS), WORLDS_MIN: '2', WS_MESSAGES_PER_SECOND: '1000', GROUND_ITEM_PRIVATE_SECONDS: '0' });
     const listed = (await matchMaker.query({ name: 'world' })).map((w) => w.metadata.world as number).sort((a, b) => a - b);
     [worldA, worldB] = listed;
     assert.ok(worldA !== undefined && worldB !== undefined, 'two standing worlds');
@@ -146,14 +148,22 @@ describe('an SDK client sees what a /ws client sees (issue #37) @db', function (
     const sdkCharacter = await createCharacterRow(server, sdkAccount.accountId, start);
     const jsonCharacter = await createCharacterRow(server, jsonAccount.accountId, start);
 
-    // Other walkers along the route, pacing between two tiles in both worlds: entities that change, come and go.
+    // Other walkers along the route, pacing between two tiles in both worlds: entities that change, come and go. The
+    // first of each world drops coins where it stands: a ground item on the route.
     const pacers: JsonWsClient[] = [];
     const spots = [free(97, 86), free(95, 74), free(101, 61), free(104, 68)];
     for (const world of [worldA, worldB]) {
-      for (const spot of spots) {
+      for (const [i, spot] of spots.entries()) {
         const account = await anonymousAccount(server);
         const character = await createCharacterRow(server, account.accountId, spot);
-        pacers.push(await enterJson(server, account, character.id, world));
+        if (i === 0) await seed(server.context.db, character.id, { inventory: [stack('coins', 50)] });
+        const pacer = await enterJson(server, account, character.id, world);
+        pacers.push(pacer);
+        if (i === 0) {
+          const from = pacer.events.length;
+          pacer.send('inventory:drop', { slot: 0, quantity: 10 });
+          await pacer.waitFor('inventory:dropped', undefined, 10_000, from);
+        }
       }
     }
     let pace = 0;
@@ -186,6 +196,7 @@ describe('an SDK client sees what a /ws client sees (issue #37) @db', function (
       const first = compareViews(sdkTicks, jsonTicks, sdkCharacter.id, jsonCharacter.id, 'walking');
       assert.ok(first.ticks >= 25, `compared ${first.ticks} ticks while walking`);
       assert.ok(first.keys.size >= 8, `saw ${first.keys.size} entities`);
+      assert.ok([...first.keys].some((key) => key.startsWith('groundItem:')), 'a ground item among them');
 
       // A dropped socket, reconnected with the token: the new room's state must again be the area.
       const token = room.reconnectionToken;

@@ -30,7 +30,7 @@ export class GroundItemEntity extends InterestScratch implements TrackedEntity {
     this.id = item.id;
     this.item = item;
     this.state = new GroundItemState();
-    Object.assign(this.state, { id: item.id, itemId: item.itemId, quantity: item.quantity, x: item.x, z: item.z, ownerId: item.ownerId ?? '' });
+    Object.assign(this.state, { id: item.id, itemId: item.itemId, quantity: item.quantity, x: item.x, z: item.z, ownerId: item.ownerId ?? '', publicAt: item.publicAt, expiresAt: item.expiresAt });
   }
 
   get x(): number {
