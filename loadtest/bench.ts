@@ -414,25 +414,28 @@ function renderMarkdown(): string {
   lines.push(
     '## What limits the misses',
     '',
-    '- **SDK walkers (issue #37; lag and ack p99 missed, CPU met):** before 2026-12-06 the tick\'s `patch` phase took ' +
+    '- **SDK walkers (issue #37; met on the pairs above, with a caveat):** before 2026-12-06 the tick\'s `patch` phase took ' +
       '138 ms of each tick with 1,308 SDK walkers (200 ms on 2026-11-28): Colyseus\' serializer walked every changed ' +
       'entity for each of 2,000 views and encoded each visible change again per view. The world\'s serializer ' +
       '(src/shared-view-patches.ts) encodes each changed entity once and copies its bytes to every view holding it, ' +
       'SDK clients get one patch a tick instead of one per 50 ms, and the frames go out in 4 ms slices. The recorded ' +
-      'run of 2026-11-28 had 264.3 µs of server CPU per SDK player-tick (2.13 × the /ws figure); the pairs above put it at 0.95 × the ' +
-      '/ws figure, the 500-player run shows it falling with size, and the game now spends 0.7 × the bare Colyseus ' +
-      'room\'s CPU for the same bots (the bare room still patches every view the Colyseus way, every 50 ms). What ' +
-      'is left: (1) the load generator. Its 2,000 SDK bots decode every patch in one process (a V8 profile of it: ' +
-      'the schema decoder and the garbage collector lead), and its own loop lag p99 was 349-576 ms in the SDK runs ' +
-      'against 29-41 ms with the /ws bots; every move→ack it measures includes that, which is why the ack ratio (4.8 ×) ' +
-      'says more about this two-core machine than about the server. (2) The server\'s loop lag. A V8 profile of a ' +
-      'run (2,000 SDK walkers, cut to the 22 s of walking) has 7.8 s of busy stretches over 30 ms. 3.1 s of them are ' +
-      'the tick\'s sliced work (deliveries, the patch\'s build and its sends) running slice after slice; 2.7 s are SDK ' +
-      'messages handled where their socket is read: Colyseus dispatches a room message in the socket\'s data event ' +
-      'and the game writes its acknowledgement there and then (`writev` 1.95 s of self time in the stretches), while ' +
-      '/ws frames go through the inbound queue\'s time slices and lanes (src/sliced-queue.ts). The bursts a stalled ' +
-      'load generator sends make those poll phases long. Routing SDK messages through the same sliced queue is the ' +
-      'next lead; not tried yet.',
+      'run of 2026-11-28 had 264.3 µs of server CPU per SDK player-tick (2.13 × the /ws figure). The first run with that ' +
+      'serializer met the CPU target (0.95 ×) and missed the others (lag 2.76 ×, ack 4.8 ×). Four changes followed, each ' +
+      'after a V8 profile of the server under 2,000 SDK walkers: (1) SDK room messages wait their turn in the process\' ' +
+      'inbound queue, as /ws frames do (2.7 s of 7.8 s of busy stretches over 30 ms had been SDK messages handled, and ' +
+      'their acks written, in their sockets\' data events); (2) public chat reaches SDK players right after the tick\'s ' +
+      'patch, encoded once and written with the patch frame in one socket write (a profile put 2.2 of 10 busy seconds ' +
+      'in chat: each line packed and written to each listener\'s socket at once, a `writev` each; the probe walkers\' ack ' +
+      'p50 fell from 38-59 ms to 7.5 ms); (3) the patch build no longer assembles the frames nor starts the sends, which ' +
+      'the 4 ms send slices now do (the build held the loop 36-42 ms a tick, then 28.7 ms; loop lag 1.67 × → 1.13 × on ' +
+      'the pairs); (4) the load generator: one process could not keep up with 2,000 SDK bots decoding their patches (its ' +
+      'loop 350-2,000 ms late, so moves left in bursts and every ack included the lag). The bench\'s walkers now walk ' +
+      'from processes of their own, 50 of them apart, and in the pairs the SDK bulk drops its patches undecoded while ' +
+      'the 50 decode theirs (docs/loadtest.md). The caveat is the first-runs row: with every SDK bot decoding, the bulk ' +
+      'processes still ran 177 ms late and sent their moves in bursts, and then the SDK acks waited longer than the /ws ' +
+      'ones (probe walkers 327.9 against 41.4 ms) and the lag was 1.67 ×: a burst of moves queues in the inbound slices, ' +
+      'which share each turn of the event loop with the tick\'s deliveries and the patch\'s sends. WORLD_CAPACITY is now ' +
+      '2,000 (docs/worlds.md says why, and this caveat).',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The raw send ' +
       'floor spends most of its CPU in the kernel (its writes); the game spends most of its CPU (77 % in the run of ' +
       '2026-11-27T23:58) in its own code (game 124.3 µs = kernel 28.8 + user 95.5; floor 27.6 µs = kernel 19.8 + user 7.8). Part of ' +
