@@ -189,7 +189,7 @@ const world = group('World (docs/manifests.md, economy.md, game-rules.md)', {
     default: 16, min: 2, max: 64, description: 'area-of-interest radius in tiles: players receive entities within this distance',
   }),
   worldCapacity: integer('WORLD_CAPACITY', {
-    default: 500, min: 1, max: 5_000,
+    default: 2_000, min: 1, max: 5_000,
     description: 'players per world; the matchmaker opens another world when every open one is full (docs/worlds.md)',
   }),
   admissionTickMs: integer('ADMISSION_TICK_MS', {
