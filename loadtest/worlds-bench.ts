@@ -52,11 +52,13 @@ interface Row {
 
 /** Walkers of each run in a process of their own: move → ack without the load generator's loop lag (bench.ts). */
 const PROBE_WALKERS = 50;
+/** The other walkers walk from this many processes (bench.ts says why); every SDK bot here decodes its patches. */
+const BOT_PROCESSES = 2;
 const rows: Row[] = [];
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
 async function run(what: string, kind: 'json' | 'sdk', clients: number, worldCapacity: number, updates?: 'json'): Promise<Row> {
   log(`${what}: ${clients} ${kind} walkers, worlds of ${worldCapacity}, ${durationSeconds} s`);
-  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, updates, probeWalkers: PROBE_WALKERS, log });
+  const result = await runWalkers({ server: 'game', kind, clients, durationSeconds, worldCapacity, updates, probeWalkers: PROBE_WALKERS, botProcesses: BOT_PROCESSES, log });
   const row = { what, kind, walkers: clients, worldCapacity, worlds: result.worlds ?? 0, result };
   console.table([summary(row)]);
   rows.push(row);

@@ -440,8 +440,18 @@ describe('the play page in a headless browser @db', function () {
     await until(a, () => play.connection.state === 'in-world', undefined, 20_000);
     const after = await selfTile(a);
     assert.deepEqual({ x: after.x, z: after.z }, { x: before.x, z: before.z });
-    await clickTile(a, after.x + 1, after.z);
-    await until(a, (t: Data) => play.session.selfEntity.x === t, after.x + 1);
+    // A neighbour a left click walks to: not blocked, and nothing drawn on it (the chicken's drop, left beside the
+    // player by the fight before, turns the click into another option).
+    const to = await a.evaluate((self: Data) => {
+      for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+        const tile = { x: self.x + dx, z: self.z + dz };
+        if (!play.world.isBlocked(tile.x, tile.z) && play.session.store.pickAll(tile.x, tile.z, play.session.now()).length === 0) return tile;
+      }
+      return null;
+    }, after);
+    assert.ok(to, `a free tile beside ${after.x},${after.z}`);
+    await clickTile(a, to.x, to.z);
+    await until(a, (t: Data) => play.session.selfEntity.x === t.x && play.session.selfEntity.z === t.z, to);
     await shot(a, 'reconnected');
   });
 
