@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { matchMaker } from '@colyseus/core';
+import { ClientState, matchMaker } from '@colyseus/core';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
+import type { WorldRoom } from '../../rooms/WorldRoom.ts';
 import { seed } from '../economy/support.ts';
 import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -76,10 +77,17 @@ async function joinAndDrop(server: TestServer, account: TestAccount, characterId
   const token = room.reconnectionToken;
   const [listing] = await matchMaker.query({ roomId: room.roomId });
   const seat = { name: 'world', roomId: room.roomId, sessionId: room.sessionId, processId: listing!.processId };
+  const world = matchMaker.getLocalRoomById(room.roomId) as unknown as WorldRoom;
+  const serverSide = () => world.clients.find((client) => client.sessionId === room.sessionId);
+  // Only a client that acknowledged its join gets a seat held when it drops (docs/protocol.md "Reconnection"): the
+  // drop must come after the server has read the SDK's acknowledgement, as it does for a player who was playing.
+  await until(() => serverSide()?.state === ClientState.JOINED, 'the server has read the join acknowledgement');
   room.reconnection.enabled = false;
   (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
-  await sleep(300);
-  assert.ok(server.context.online.has(characterId), 'the character keeps its seat');
+  await until(() => serverSide() === undefined, 'the server has seen the drop');
+  const held = world.checkReconnectionToken(token.split(':')[1]!);
+  assert.ok(server.context.online.has(characterId) && held === room.sessionId,
+    `the character keeps its seat (online: ${server.context.online.has(characterId)}, seat held for: ${held})`);
   return { token, seat };
 }
 
