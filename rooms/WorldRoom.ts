@@ -323,6 +323,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     this.online.delete(player.id);
     this.state.players.delete(player.id);
     this.grid.remove(player);
+    this.sync.detach(client);
     this.ticker.forget(player);
     const reason: LeaveReason = player.removedFor
       ?? (code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected');

@@ -129,8 +129,19 @@ export class InterestSync {
    */
   attach(client: Client, sdkUpdates?: UpdateEncoding): void {
     if (isLinkedClient(client)) return;
+    // A reconnected client arrives holding its dropped connection's view (Colyseus hands it over); it starts afresh.
+    this.detach(client);
     if (sdkUpdates) this.sdkSinks.set(client, roomMessageSink(client, sdkUpdates));
     else client.view = new StateView();
+  }
+
+  /**
+   * Releases a client's view: its id, and its visibility bit on every entity, which would otherwise stay until the
+   * garbage collector finds the view (the serializer would go on encoding entities for it meanwhile).
+   */
+  detach(client: Client): void {
+    client.view?.dispose();
+    client.view = undefined;
   }
 
   /**

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { matchMaker, type Client } from '@colyseus/core';
+import type { StateView } from '@colyseus/schema';
 import { Client as SdkClient } from '@colyseus/sdk';
 import { anonymousAccount, createCharacterRow, jsonPlayer, sdkPlayer, visibleEntities } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -102,4 +104,56 @@ describe('SDK and JSON players in one world @db', function () {
     await until(() => again.state.players?.get(character.id)?.x === 122);
     await again.leave();
   });
+
+  it('releases a client\'s view when a reconnection replaces it and when it leaves: the encoder keeps only live views', async () => {
+    const account = await anonymousAccount(server);
+    const other = await anonymousAccount(server);
+    const character = await createCharacterRow(server, account.accountId, { x: 140, z: 130 });
+    const neighbour = await createCharacterRow(server, other.accountId, { x: 141, z: 130 });
+    const bystander = await sdkPlayer(server, other, neighbour.id);
+    bystander.onMessage('*', () => {});
+    const sdk = new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } });
+    const room = await sdk.join('world', { characterId: character.id });
+    room.onMessage('*', () => {});
+    await until(() => room.state.players?.get(neighbour.id) !== undefined);
+    const world = matchMaker.getLocalRoomById(room.roomId) as unknown as { clients: Client[]; _serializer: { encoder: { root: ViewRoot } } };
+    const root = world._serializer.encoder.root;
+    const views = () => viewsOf(root, world.clients);
+    assert.deepEqual(views().stray, [], 'two live clients: each tracked view is a live client\'s');
+
+    room.reconnection.enabled = false;
+    (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
+    await until(() => !world.clients.some((client) => client.sessionId === room.sessionId));
+    const again = await new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } }).reconnect(room.reconnectionToken);
+    again.onMessage('*', () => {});
+    await until(() => again.state.players?.get(neighbour.id) !== undefined);
+    assert.deepEqual(views().stray, [], 'after a reconnection the dropped connection\'s view is gone');
+    assert.equal(views().active.length, 2);
+
+    await again.leave();
+    await until(() => world.clients.length === 1);
+    assert.deepEqual(views().stray, [], 'after a leave its view is gone');
+    assert.equal(views().active.length, 1);
+    await bystander.leave();
+  });
 });
+
+interface ViewRoot {
+  activeViews: Map<number, WeakRef<StateView>>;
+  changeTrees: Record<string, { visibleViews?: number[] }>;
+}
+
+/**
+ * The view ids the encoder tracks (active, or with a visibility bit left on some entity) that belong to no connected
+ * client. A view nobody disposed stays tracked until the garbage collector finds it.
+ */
+function viewsOf(root: ViewRoot, clients: Client[]): { active: number[]; stray: number[] } {
+  const live = new Set(clients.map((client) => client.view?.id).filter((id): id is number => id !== undefined && id >= 0));
+  const tracked = new Set(root.activeViews.keys());
+  for (const tree of Object.values(root.changeTrees)) {
+    tree.visibleViews?.forEach((word, slot) => {
+      for (let bit = 0; bit < 32; bit++) if (word & (1 << bit)) tracked.add(slot * 32 + bit);
+    });
+  }
+  return { active: [...root.activeViews.keys()], stray: [...tracked].filter((id) => !live.has(id)).sort() };
+}
