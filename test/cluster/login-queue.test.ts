@@ -11,14 +11,10 @@ import { connectTestRedis } from '../helpers/redis.ts';
 import type { ServerProcess } from '../helpers/process.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
+import { until } from '../helpers/until.ts';
 
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** For checks that ask the database or Redis: asked less often than `until` asks. */
+const settled = (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000) => until(check, what, timeoutMs, 100);
 
 describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', function () {
   this.timeout(180_000);
@@ -33,7 +29,7 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
     if (!cluster) return this.skip();
     [a, b] = cluster.servers;
     // /health answers before the standing worlds are open: wait until world 1 is listed.
-    await until(async () => (await worldList(a)).some((w) => w.world === 1), 'world 1 to be listed', 30_000);
+    await settled(async () => (await worldList(a)).some((w) => w.world === 1), 'world 1 to be listed', 30_000);
   });
 
   after(async () => {
@@ -77,7 +73,7 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
     assert.ok(['WORLD_FULL', 'WORLD_BUSY'].includes(refused.data.code), refused.data.code);
     assert.equal(refused.data.queueLength, 3);
     for (const server of [a, b]) {
-      await until(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 3, `the world list of ${server === a ? 'A' : 'B'} to show the line`);
+      await settled(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 3, `the world list of ${server === a ? 'A' : 'B'} to show the line`);
     }
 
     // Each time the one inside leaves, the head of the line gets the seat; the others move up.
@@ -95,7 +91,7 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
       seated = waiter;
     }
     for (const server of [a, b]) {
-      await until(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 0, 'the line to be empty');
+      await settled(async () => (await worldList(server)).find((w) => w.world === 1)?.queue === 0, 'the line to be empty');
     }
   });
 
@@ -120,7 +116,7 @@ describe('the login queue across two processes (REDIS_URL, PostgreSQL) @db', fun
     }, 250);
     const redis = (await connectTestRedis())!;
     try {
-      await until(async () => {
+      await settled(async () => {
         const keys = await redis.keys('*admission-processes');
         for (const key of keys) {
           const state = await redis.hget(key, bId);

@@ -15,18 +15,14 @@ import type { ServerProcess } from '../helpers/process.ts';
 import { connectTestRedis } from '../helpers/redis.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { startTwoProcesses, type TwoProcesses } from '../helpers/two-processes.ts';
+import { until } from '../helpers/until.ts';
 
 
 interface Player { id: string; token: string }
 interface Entered { ws: JsonWsClient; world: number; roomId: string }
 
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** For checks that ask the database or Redis: asked less often than `until` asks. */
+const settled = (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000) => until(check, what, timeoutMs, 100);
 
 describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () {
   this.timeout(180_000);
@@ -130,8 +126,8 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
     const p4 = await player({ x: 111, z: 100 });
     fourth = await enter(b, p4);
     assert.equal(fourth.world, 2, 'the fullest open world with room');
-    await until(() => visibleEntities(third.ws).has(`player:${p4.id}`), 'the player on A to see the one in its world on B');
-    await until(() => visibleEntities(fourth.ws).has(`player:${thirdPlayer.id}`), 'and the other way round');
+    await settled(() => visibleEntities(third.ws).has(`player:${p4.id}`), 'the player on A to see the one in its world on B');
+    await settled(() => visibleEntities(fourth.ws).has(`player:${thirdPlayer.id}`), 'and the other way round');
     const path = third.ws.next('player:path', () => true, 10_000);
     third.ws.send('player:move', { x: 112, z: 100 });
     await path;
@@ -159,7 +155,7 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
 
   it('GET /api/v1/worlds lists the worlds of both processes on either', async () => {
     for (const server of [a, b]) {
-      await until(async () => {
+      await settled(async () => {
         const body = await fetch(`${server.baseUrl}/api/v1/worlds`).then((r) => r.json()) as { worlds: Array<{ world: number; players: number }> };
         return JSON.stringify(body.worlds.map((w) => [w.world, w.players])) === JSON.stringify([[1, 2], [2, 2]]);
       }, 'both worlds listed with their players', 5_000);
@@ -251,7 +247,7 @@ describe('worlds across two processes (REDIS_URL, PostgreSQL) @db', function () 
         }
         return false;
       };
-      await until(announced, 'B to announce its address again', 15_000).finally(() => redis.disconnect());
+      await settled(announced, 'B to announce its address again', 15_000).finally(() => redis.disconnect());
     }
   });
 

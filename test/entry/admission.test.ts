@@ -12,16 +12,12 @@ import { anonymousAccount, createCharacterRow } from '../helpers/players.ts';
 import { json } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
+import { until } from '../helpers/until.ts';
 
 const METRICS_TOKEN = 'admission-scraper';
 
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** For checks that ask the database or Redis: asked less often than `until` asks. */
+const settled = (check: () => Promise<boolean> | boolean, what: string) => until(check, what, 15_000, 100);
 
 interface Login { client: JsonWsClient; characterId: string; token: string }
 
@@ -65,14 +61,14 @@ describe('admission by health (a slow process) @db', function () {
     const joined = await inside.client.waitFor('world:joined');
     const status = async () => json(await fetch(`${server.baseUrl}/status`));
     // Suites before this one may leave work behind in this process: wait until it is calm.
-    await until(async () => (await status()).admission.busy === false, 'the process to have headroom before the test');
+    await settled(async () => (await status()).admission.busy === false, 'the process to have headroom before the test');
 
     // The process is slow, not dead: its event loop is held 120 ms of every 150.
     stall = setInterval(() => {
       const end = performance.now() + 120;
       while (performance.now() < end);
     }, 150);
-    await until(async () => (await status()).admission.busy === true, 'the process to call itself busy');
+    await settled(async () => (await status()).admission.busy === true, 'the process to call itself busy');
     const busyStatus = await status();
     assert.equal(busyStatus.admission.reason, 'lag');
     assert.equal(busyStatus.worlds[0].admission, 'busy');
@@ -121,14 +117,14 @@ describe('admission by health (a slow process) @db', function () {
     assert.ok(metricValue(metrics, 'game_admission_refusals_total{reason="busy"}')! >= 3, 'the busy refusals are counted');
     assert.equal(metricValue(metrics, 'game_world_admission{world="1",state="busy"}'), 1);
     // The line's length is read with the state each process publishes every half second.
-    await until(async () => metricValue(await metricsText(server), 'game_login_queue_length{world="1"}') === 1, 'the queue length metric to show the waiter');
+    await settled(async () => metricValue(await metricsText(server), 'game_login_queue_length{world="1"}') === 1, 'the queue length metric to show the waiter');
 
     clearInterval(stall);
     stall = undefined;
     const recovered = await queued.client.waitFor('world:joined', () => true, 20_000);
     assert.equal(recovered.data.world, 1);
-    await until(async () => (await status()).admission.busy === false, 'the process to call itself open again');
-    await until(async () => metricValue(await metricsText(server), 'game_login_queue_length{world="1"}') === 0, 'the line to be empty once it is served');
+    await settled(async () => (await status()).admission.busy === false, 'the process to call itself open again');
+    await settled(async () => metricValue(await metricsText(server), 'game_login_queue_length{world="1"}') === 0, 'the line to be empty once it is served');
   });
 });
 
@@ -193,7 +189,7 @@ describe('the login queue of a full world (one process) @db', function () {
     seated[1].client.send('world:leave', {});
     await seated[1].client.waitFor('world:left');
     await line[2].client.waitFor('world:joined', () => true, 10_000);
-    await until(async () => (await json(await fetch(`${server.baseUrl}/api/v1/worlds`))).worlds[0].queue === 0, 'the line to be empty');
+    await settled(async () => (await json(await fetch(`${server.baseUrl}/api/v1/worlds`))).worlds[0].queue === 0, 'the line to be empty');
     served.push(line[0], line[2]);
   });
 

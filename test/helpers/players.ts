@@ -1,10 +1,12 @@
 /** Helpers for world tests: anonymous identities, characters placed in the database, JSON and SDK players. */
 import { randomUUID } from 'node:crypto';
+import { ClientState, matchMaker } from '@colyseus/core';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import { Character, User } from '../../src/db/entities/index.ts';
 import { uniqueName } from './database.ts';
 import { json } from './http.ts';
 import type { TestServer } from './server.ts';
+import { until } from './until.ts';
 import { JsonWsClient } from './ws-client.ts';
 
 export interface TestAccount {
@@ -44,6 +46,20 @@ export async function jsonPlayer(server: TestServer, account: TestAccount, chara
 export async function sdkPlayer(server: TestServer, account: TestAccount, characterId: string): Promise<SdkRoom> {
   const sdk = new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } });
   return sdk.join('world', { characterId });
+}
+
+/**
+ * Closes an SDK room's socket without a consented leave, as a lost connection does (the SDK's own reconnection off),
+ * and waits until the server (in this process) has seen it go. It first waits for the server to read the join's
+ * acknowledgement, as it has for a player who was playing: a client that drops before that gets no seat held.
+ */
+export async function dropSdkConnection(room: SdkRoom): Promise<void> {
+  const world = matchMaker.getLocalRoomById(room.roomId);
+  const serverSide = () => world?.clients.find((client) => client.sessionId === room.sessionId);
+  await until(() => serverSide()?.state === ClientState.JOINED, 'the server has read the join acknowledgement');
+  room.reconnection.enabled = false;
+  (room.connection.transport as unknown as { ws: { close(code: number): void } }).ws.close(4999);
+  await until(() => serverSide() === undefined, 'the server has seen the connection drop');
 }
 
 /** Leaves the world properly on every open socket (their sessions are saved before the database closes), then closes them. */

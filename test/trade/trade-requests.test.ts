@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { matchMaker } from '@colyseus/core';
 import type { WorldRoom } from '../../rooms/WorldRoom.ts';
-import { anonymousAccount, createCharacterRow, sdkPlayer } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, dropSdkConnection, sdkPlayer } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { auditRow, eventually, openTrade, refusal, terminalEvents, trader, traderPair, type Trader } from './support.ts';
@@ -93,8 +93,7 @@ describe('trading: pending requests and dropped connections @db', function () {
     await eventually(async () => (messages.some((m) => m.type === 'tradeStarted') ? true : undefined));
 
     const cancelled = b.ws.next('tradeCancelled', (d) => d.tradeId === tradeId);
-    room.reconnection.enabled = false;
-    (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
+    await dropSdkConnection(room);
     assert.equal((await cancelled).data.reason, 'disconnected');
     const world = await worldRoom();
     assert.ok(world.player(character.id), 'the seat is still held');

@@ -5,21 +5,13 @@
  * without credentials of its own.
  */
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ClientState, matchMaker } from '@colyseus/core';
+import { matchMaker } from '@colyseus/core';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import type { WorldRoom } from '../../rooms/WorldRoom.ts';
 import { seed } from '../economy/support.ts';
-import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, dropSdkConnection, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-async function until(condition: () => boolean, what: string, timeoutMs = 8_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
+import { until } from '../helpers/until.ts';
 
 type SeatReservation = Record<string, unknown> & { roomId: string; sessionId: string };
 type Consumer = (response: SeatReservation, rootSchema?: unknown) => Promise<SdkRoom>;
@@ -77,14 +69,8 @@ async function joinAndDrop(server: TestServer, account: TestAccount, characterId
   const token = room.reconnectionToken;
   const [listing] = await matchMaker.query({ roomId: room.roomId });
   const seat = { name: 'world', roomId: room.roomId, sessionId: room.sessionId, processId: listing!.processId };
+  await dropSdkConnection(room);
   const world = matchMaker.getLocalRoomById(room.roomId) as unknown as WorldRoom;
-  const serverSide = () => world.clients.find((client) => client.sessionId === room.sessionId);
-  // Only a client that acknowledged its join gets a seat held when it drops (docs/protocol.md "Reconnection"): the
-  // drop must come after the server has read the SDK's acknowledgement, as it does for a player who was playing.
-  await until(() => serverSide()?.state === ClientState.JOINED, 'the server has read the join acknowledgement');
-  room.reconnection.enabled = false;
-  (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
-  await until(() => serverSide() === undefined, 'the server has seen the drop');
   const held = world.checkReconnectionToken(token.split(':')[1]!);
   assert.ok(server.context.online.has(characterId) && held === room.sessionId,
     `the character keeps its seat (online: ${server.context.online.has(characterId)}, seat held for: ${held})`);

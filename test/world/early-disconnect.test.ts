@@ -14,6 +14,7 @@ import { json } from '../helpers/http.ts';
 import { anonymousAccount, createCharacterRow, type TestAccount } from '../helpers/players.ts';
 import { spawnServer, waitForHealth, type ServerProcess } from '../helpers/process.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 /** Colyseus' JOIN_ROOM message byte: the server's "you are in" that an SDK client acknowledges. */
 const JOIN_ROOM = 10;
@@ -41,14 +42,6 @@ async function joinAndLeaveBeforeAcknowledging(baseUrl: string, account: TestAcc
     socket.once('close', () => resolve());
     socket.once('error', reject);
   });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
 }
 
 describe('a client that disconnects before acknowledging its join @db', function () {

@@ -12,6 +12,7 @@ import { clearLeftoversAbove } from '../helpers/database.ts';
 import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { listWorlds, pickWorld } from '../../rooms/entry/world-choice.ts';
+import { until } from '../helpers/until.ts';
 
 const METRICS_TOKEN = 'many-worlds-scraper';
 
@@ -59,13 +60,8 @@ async function claimsOf(server: TestServer, characterId: string): Promise<Array<
   return server.context.db.em.fork().execute('select world, room_id from character_worlds where character_id = ?', [characterId]);
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** For checks that ask the database or Redis: asked less often than `until` asks. */
+const settled = (check: () => Promise<boolean>, what: string) => until(check, what, 10_000, 100);
 
 describe(`many worlds on one process (${databaseUnderTest()}) @db`, function () {
   this.timeout(60_000);
@@ -110,12 +106,12 @@ describe(`many worlds on one process (${databaseUnderTest()}) @db`, function () 
     await third.client.waitFor('world:left');
     assert.deepEqual(await claimsOf(server, third.characterId), [], 'leaving releases the claim');
     // WORLD_IDLE_CLOSE_SECONDS=1: the emptied world closes; the standing one stays, however empty.
-    await until(async () => (await server.context.db.em.fork().execute('select number from worlds where number = ?', [third.world])).length === 0, 'the empty world to close');
+    await settled(async () => (await server.context.db.em.fork().execute('select number from worlds where number = ?', [third.world])).length === 0, 'the empty world to close');
     first.client.send('world:leave', {});
     second.client.send('world:leave', {});
     await first.client.waitFor('world:left');
     await second.client.waitFor('world:left');
-    await until(async () => JSON.stringify((await worldList(server)).map((w) => [w.world, w.players])) === JSON.stringify([[standing.world, 0]]),
+    await settled(async () => JSON.stringify((await worldList(server)).map((w) => [w.world, w.players])) === JSON.stringify([[standing.world, 0]]),
       'the list to show the standing world alone, empty');
   });
 

@@ -13,17 +13,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import { RECONNECT_GRACE_SECONDS } from '../../rooms/WorldRoom.ts';
 import { seed } from '../economy/support.ts';
-import { anonymousAccount, createCharacterRow, jsonPlayer, type TestAccount } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, dropSdkConnection, jsonPlayer, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
-
-async function until(condition: () => boolean, what: string, timeoutMs = 8_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
+import { until } from '../helpers/until.ts';
 
 /** A /ws socket that authenticated as `account` and then asked to reconnect with `reconnectionToken`. */
 async function jsonReconnect(server: TestServer, account: TestAccount, reconnectionToken: string): Promise<JsonWsClient> {
@@ -48,9 +41,7 @@ function sdkFor(server: TestServer, account?: TestAccount): SdkClient {
 
 /** Closes the SDK room's socket without a consented leave, so the server holds its seat. */
 async function dropSdk(room: SdkRoom, server: TestServer, characterId: string): Promise<void> {
-  room.reconnection.enabled = false;
-  (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
-  await sleep(300);
+  await dropSdkConnection(room);
   assert.ok(server.context.online.has(characterId), 'the character keeps its seat');
 }
 

@@ -10,10 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as SdkClient, type Room as SdkRoom } from '@colyseus/sdk';
 import { matchMaker } from '@colyseus/core';
 import { computeBlockedTiles } from '../../src/manifests/blocked-tiles.ts';
-import { anonymousAccount, createCharacterRow, leaveWorlds, type TestAccount } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, dropSdkConnection, leaveWorlds, type TestAccount } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { seed, stack } from '../economy/support.ts';
+import { until } from '../helpers/until.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -22,14 +23,6 @@ type View = Map<string, Fields>;
 
 /** The schema maps of the world state and the `kind` a /ws client is told for their entities. */
 const KINDS = { players: 'player', npcs: 'npc', resources: 'resource', groundItems: 'groundItem', gravestones: 'gravestone', fires: 'fire' } as const;
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not reached in time`);
-    await sleep(20);
-  }
-}
 
 /** What an SDK client holds: every entity of every view-tagged map, as plain fields. */
 function sdkView(state: Record<string, { forEach?: (cb: (value: { toJSON(): Fields }, key: string) => void) => void }>): View {
@@ -200,9 +193,7 @@ describe('an SDK client sees what a /ws client sees (issue #37) @db', function (
 
       // A dropped socket, reconnected with the token: the new room's state must again be the area.
       const token = room.reconnectionToken;
-      room.reconnection.enabled = false;
-      (room.connection.transport as unknown as { ws: { close(code: number): void } }).ws.close(4999);
-      await sleep(300);
+      await dropSdkConnection(room);
       sdkTicks.clear();
       jsonTicks.clear();
       room = await new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${sdkAccount.token}` } }).reconnect(token);

@@ -14,14 +14,10 @@ import { databaseUnderTest, startTestServer, type TestServer } from '../helpers/
 import { JsonWsClient } from '../helpers/ws-client.ts';
 import { followStandingWorlds, listWorlds, standingWorld, WORLD_ROOM } from '../../rooms/entry/world-choice.ts';
 import { WORLD_NUMBER_HELD } from '../../src/db/worlds.ts';
+import { until } from '../helpers/until.ts';
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** For checks that ask the database or Redis: asked less often than `until` asks. */
+const settled = (check: () => Promise<boolean>, what: string) => until(check, what, 10_000, 50);
 
 describe(`the standing worlds (${databaseUnderTest()}) @db`, function () {
   this.timeout(60_000);
@@ -43,7 +39,7 @@ describe(`the standing worlds (${databaseUnderTest()}) @db`, function () {
     const [listing] = await listWorlds();
     assert.equal(listing?.metadata?.world, 1, 'world 1 runs before the test closes it');
     await matchMaker.getLocalRoomById(listing.roomId)?.disconnect();
-    await until(async () => (await listWorlds()).length === 0, 'world 1 to close');
+    await settled(async () => (await listWorlds()).length === 0, 'world 1 to close');
   }
 
   /** A signed-in /ws client with a character, that has asked to enter a world of the server's choosing. */
@@ -86,7 +82,7 @@ describe(`the standing worlds (${databaseUnderTest()}) @db`, function () {
     assert.deepEqual((await listWorlds()).map((listing) => [listing.metadata?.world, listing.metadata?.standing]), [[1, true]]);
 
     client.send('world:leave', {});
-    await until(async () => (await listWorlds())[0]?.clients === 0, 'the player to leave');
+    await settled(async () => (await listWorlds())[0]?.clients === 0, 'the player to leave');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const [world] = await listWorlds();
     assert.equal(world?.metadata?.world, 1, 'world 1 is still listed 2.5 s after it emptied (WORLD_IDLE_CLOSE_SECONDS=1)');

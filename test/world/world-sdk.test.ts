@@ -3,16 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { matchMaker, type Client } from '@colyseus/core';
 import type { StateView } from '@colyseus/schema';
 import { Client as SdkClient } from '@colyseus/sdk';
-import { anonymousAccount, createCharacterRow, jsonPlayer, sdkPlayer, visibleEntities } from '../helpers/players.ts';
+import { anonymousAccount, createCharacterRow, dropSdkConnection, jsonPlayer, sdkPlayer, visibleEntities } from '../helpers/players.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not reached in time');
-    await sleep(25);
-  }
-}
+import { until } from '../helpers/until.ts';
 
 describe('SDK and JSON players in one world @db', function () {
   this.timeout(30_000);
@@ -95,9 +88,7 @@ describe('SDK and JSON players in one world @db', function () {
     await until(() => room.state.players?.get(character.id)?.x === 122);
     const token = room.reconnectionToken;
     // Drop the connection without a consented leave; reconnect by hand with the token (SDK auto-retry off).
-    room.reconnection.enabled = false;
-    (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
-    await sleep(300);
+    await dropSdkConnection(room);
     // Reconnecting takes the same account's token (test/world/reconnection-rules.test.ts).
     const again = await new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } }).reconnect(token);
     again.onMessage('*', () => {});
@@ -121,9 +112,7 @@ describe('SDK and JSON players in one world @db', function () {
     const views = () => viewsOf(root, world.clients);
     assert.deepEqual(views().stray, [], 'two live clients: each tracked view is a live client\'s');
 
-    room.reconnection.enabled = false;
-    (room.connection.transport as unknown as { ws: WebSocket }).ws.close(4999);
-    await until(() => !world.clients.some((client) => client.sessionId === room.sessionId));
+    await dropSdkConnection(room);
     const again = await new SdkClient(server.baseUrl, { headers: { Authorization: `Bearer ${account.token}` } }).reconnect(room.reconnectionToken);
     again.onMessage('*', () => {});
     await until(() => again.state.players?.get(neighbour.id) !== undefined);
