@@ -431,11 +431,13 @@ function renderMarkdown(): string {
       'the pairs); (4) the load generator: one process could not keep up with 2,000 SDK bots decoding their patches (its ' +
       'loop 350-2,000 ms late, so moves left in bursts and every ack included the lag). The bench\'s walkers now walk ' +
       'from processes of their own, 50 of them apart, and in the pairs the SDK bulk drops its patches undecoded while ' +
-      'the 50 decode theirs (docs/loadtest.md). The caveat is the first-runs row: with every SDK bot decoding, the bulk ' +
-      'processes still ran 177 ms late and sent their moves in bursts, and then the SDK acks waited longer than the /ws ' +
-      'ones (probe walkers 327.9 against 41.4 ms) and the lag was 1.67 ×: a burst of moves queues in the inbound slices, ' +
-      'which share each turn of the event loop with the tick\'s deliveries and the patch\'s sends. WORLD_CAPACITY is now ' +
-      '2,000 (docs/worlds.md says why, and this caveat).',
+      'the 50 decode theirs (docs/loadtest.md). The caveat is the first-runs row, where every SDK bot decodes: the bulk ' +
+      'processes run late and send their moves in bursts, and how much that costs varies from run to run. In the run of ' +
+      '2026-12-06 21:06 they ran 177 ms late, the SDK probe walkers\' acks waited far longer than the /ws ones (p99 327.9 ' +
+      'against 41.4 ms) and the lag was 1.67 ×; in the run of 23:49 (with the views released on leave, nothing else ' +
+      'changed on the server) they ran 134 ms late, and the probe acks were 90.5 against 69.2 ms (1.31 ×) and the lag ' +
+      '1.1 ×. A burst of moves queues in the inbound slices, which share each turn of the event loop with the tick\'s ' +
+      'deliveries and the patch\'s sends. WORLD_CAPACITY is now 2,000 (docs/worlds.md says why, and this caveat).',
     '- **/ws JSON walkers (CPU per player per tick):** the kernel/user split above says where the gap is. The raw send ' +
       'floor spends most of its CPU in the kernel (its writes); the game spends most of its CPU (77 % in the run of ' +
       '2026-11-27T23:58) in its own code (game 124.3 µs = kernel 28.8 + user 95.5; floor 27.6 µs = kernel 19.8 + user 7.8). Part of ' +
