@@ -591,7 +591,7 @@ interface SdkPair {
   /** The load generator's own event-loop lag p99 in each run (the bots' latencies include it). */
   sdkGeneratorLagMs: number | null;
   jsonGeneratorLagMs: number | null;
-  /** move → ack p99 of the walkers that walked from their own process (lib/walker-probe-child.ts); null in older runs. */
+  /** move → ack p99 of the walkers that walked from their own process (lib/walker-child.ts); null in older runs. */
   sdkProbeAckP99Ms?: number | null;
   jsonProbeAckP99Ms?: number | null;
   /** That process' own event-loop lag p99. */

@@ -20,7 +20,7 @@ import { CpuMeter } from './lib/process-monitor.ts';
 import { seedWalkers } from './lib/seed.ts';
 import { freePort, startServerProcess, type RunningServer } from './lib/server-process.ts';
 import { round } from './lib/stats.ts';
-import { JsonWalker, newWalkerStats, type Walker } from './lib/walkers.ts';
+import { JsonWalker, newWalkerStats, startWindow, type Walker } from './lib/walkers.ts';
 import { sectionMarkers, writeSection } from './lib/benchmarks-doc.ts';
 
 const { values } = parseArgs({
@@ -88,10 +88,7 @@ async function measure(processes: 1 | 2, databaseUrl: string, seeds: Awaited<Ret
     }
     console.log(`  ${processes} process(es): ${joined}/${walkers.length} walkers in; warming up`);
     await sleep(5_000);
-    stats.ack.reset();
-    stats.delivery.reset();
-    const movesBefore = stats.movesSent;
-    const updatesBefore = stats.updatesReceived;
+    const { movesSent: movesBefore, updatesReceived: updatesBefore } = startWindow(stats);
     const meters = servers.map((server) => new CpuMeter(server.child.pid!));
     for (const meter of meters) meter.start();
     const botCpu = process.cpuUsage();

@@ -28,7 +28,7 @@ import { freePort, metricValue, startServerProcess, stopAllServers, type Running
 import { round, Samples } from './lib/stats.ts';
 import { outOfTurn, type StormOutcome } from './lib/storm-entry.ts';
 import { startStorm, STORM_NICE } from './lib/storm-process.ts';
-import { JsonWalker, newWalkerStats, startWithin } from './lib/walkers.ts';
+import { JsonWalker, newWalkerStats, startWindow, startWithin } from './lib/walkers.ts';
 import { profilingFlags } from './lib/walker-scenario.ts';
 import { tickFigures } from './lib/tick-figures.ts';
 
@@ -105,8 +105,7 @@ interface Window { ackP99Ms: number; ackP50Ms: number; lagP99Ms: number; tickP99
 
 async function measure(server: RunningServer, stats: ReturnType<typeof newWalkerStats>, seconds: number, during?: Promise<unknown>): Promise<Window> {
   const before = await scrape(server);
-  stats.ack.reset();
-  const moves = stats.movesSent;
+  const moves = startWindow(stats).movesSent;
   const cpu = new CpuMeter(server.child.pid!);
   cpu.start();
   await Promise.all([sleep(seconds * 1000), during]);

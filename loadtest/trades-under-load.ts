@@ -39,7 +39,7 @@ import { Samples, round } from './lib/stats.ts';
 import { tickFigures } from './lib/tick-figures.ts';
 import { marginalCpuPerTrade, type CpuWindow, type MarginalFigures, type MeasuredWindow } from './lib/trade-load-figures.ts';
 import { enterPairs, seedTradingPairs, trade, type TradingPair } from './lib/trading.ts';
-import { JsonWalker, newWalkerStats, startWithin, type WalkerStats } from './lib/walkers.ts';
+import { JsonWalker, newWalkerStats, startWindow, startWithin, type WalkerStats } from './lib/walkers.ts';
 import type { BotSocket } from './lib/ws-bot.ts';
 
 const SECRET = `trades-under-load-${randomUUID()}`;
@@ -126,9 +126,7 @@ async function measureWindow(server: RunningServer, database: string, stats: Wal
   const loop = monitorEventLoopDelay({ resolution: 10 });
   const machine = new MachineCpuMeter();
   const postgres = new DatabaseBackendsCpuMeter(database);
-  stats.ack.reset();
-  const movesBefore = stats.movesSent;
-  const errorsBefore = stats.errors;
+  const { movesSent: movesBefore, errors: errorsBefore } = startWindow(stats);
   loop.enable();
   postgres.start();
   machine.start();

@@ -16,7 +16,7 @@ import { loadBundledWorld } from './game-data.ts';
 import { joinPhase } from './join-phase.ts';
 import type { SeededWalker } from './seed.ts';
 import { round, Samples } from './stats.ts';
-import { JsonWalker, newWalkerStats, SdkWalker, startWithin, type Walker } from './walkers.ts';
+import { JsonWalker, newWalkerStats, SdkWalker, startWindow, startWithin, type Walker, type WindowStart } from './walkers.ts';
 import type { WalkerChildFigures, WalkerChildJoined } from './walker-process.ts';
 
 /** Samples that also keep their values, to be merged with the other processes' in the parent. */
@@ -47,19 +47,11 @@ const joined: WalkerChildJoined = outcome;
 process.stdout.write(`${JSON.stringify(joined)}\n`);
 
 const ownLag = monitorEventLoopDelay({ resolution: 10 });
-let movesBefore = stats.movesSent;
-let errorsBefore = stats.errors;
-let updatesBefore = stats.updatesReceived;
+let before: WindowStart = { movesSent: stats.movesSent, errors: stats.errors, updatesReceived: stats.updatesReceived };
 const lines = readline.createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   if (line === 'reset') {
-    ack.reset();
-    delivery.reset();
-    stats.sampledTextBytes = 0;
-    stats.sampledPackedBytes = 0;
-    movesBefore = stats.movesSent;
-    errorsBefore = stats.errors;
-    updatesBefore = stats.updatesReceived;
+    before = startWindow(stats);
     ownLag.reset();
     ownLag.enable();
     return;
@@ -74,9 +66,9 @@ lines.on('line', (line) => {
   const figures: WalkerChildFigures = {
     ack: ack.values,
     delivery: delivery.values,
-    moves: stats.movesSent - movesBefore,
-    errors: stats.errors - errorsBefore,
-    updatesReceived: stats.updatesReceived - updatesBefore,
+    moves: stats.movesSent - before.movesSent,
+    errors: stats.errors - before.errors,
+    updatesReceived: stats.updatesReceived - before.updatesReceived,
     sampledTextBytes: stats.sampledTextBytes,
     sampledPackedBytes: stats.sampledPackedBytes,
     ownLagP99Ms: round(ownLag.percentile(99) / 1e6, 1),

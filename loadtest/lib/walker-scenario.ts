@@ -19,7 +19,7 @@ import { cpuUsPerPlayerTick, tickFigures, type TickFigures } from './tick-figure
 import { startProbeProcess, type ProbeFigures } from './probe-process.ts';
 import { startWalkerProcess, type WalkerChildFigures, type WalkerProcess } from './walker-process.ts';
 import { round, Samples } from './stats.ts';
-import { JsonWalker, newWalkerStats, SdkWalker, startWithin, type Walker, type WalkerStats } from './walkers.ts';
+import { JsonWalker, newWalkerStats, SdkWalker, startWindow, startWithin, type Walker, type WalkerStats } from './walkers.ts';
 import { defaultJoinDeadlineSeconds, describeNotJoined, joinPhase } from './join-phase.ts';
 import type { UpdateEncoding } from '../../rooms/world/update-frames.ts';
 
@@ -234,12 +234,8 @@ export async function runWalkers(options: WalkerRunOptions): Promise<WalkerRunRe
     await sleep((options.warmupSeconds ?? 5) * 1000);
     const cpu = new CpuMeter(server.child.pid!);
     const metricsBefore = await scrapeMetrics(server, game, log);
-    stats.ack.reset();
     for (const walkerProcess of processes) walkerProcess.reset();
-    stats.delivery.reset();
-    stats.sampledTextBytes = 0;
-    stats.sampledPackedBytes = 0;
-    const movesBefore = stats.movesSent;
+    const movesBefore = startWindow(stats).movesSent;
     cpu.start();
     // Beside the game's routes, a bare Express /health in an idle process of its own: what the probe measures on this
     // busy machine when the server answers at once (scheduling, the probe's own process).

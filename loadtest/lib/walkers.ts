@@ -33,6 +33,18 @@ export function newWalkerStats(): WalkerStats {
   return { ack: new Samples(), delivery: new Samples(), errors: 0, movesSent: 0, updatesReceived: 0, sampledTextBytes: 0, sampledPackedBytes: 0 };
 }
 
+/** The counters at the start of a measured window (subtract them at its end). */
+export type WindowStart = Pick<WalkerStats, 'movesSent' | 'errors' | 'updatesReceived'>;
+
+/** Starts a measured window: forgets the warm-up's samples and answers the counters as they stand. */
+export function startWindow(stats: WalkerStats): WindowStart {
+  stats.ack.reset();
+  stats.delivery.reset();
+  stats.sampledTextBytes = 0;
+  stats.sampledPackedBytes = 0;
+  return { movesSent: stats.movesSent, errors: stats.errors, updatesReceived: stats.updatesReceived };
+}
+
 export interface Walker {
   readonly kind: 'json' | 'sdk';
   /** Its character's name. */
