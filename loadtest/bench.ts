@@ -546,7 +546,7 @@ function renderMarkdown(): string {
       'ratio is 8.2 × there. Compare ratios to the same run\'s baselines, not figures across runs.',
     '- **/ws JSON walkers (loop, probes):** met in the 23:58 run (lag p99 2.7 × idle, /health p99 16.5 ms, /status ' +
       '18.7 ms, lateness ≤ 2 ms) as in the 20:45 and 18:19 runs, missed in the 15:58 run on an earlier session\'s machine (7.4 × idle, 142.9 ms, ≤ 100 ms). ' +
-      'The delivery yields every 4 ms of work (rooms/world/delivery-slices.ts), and ' +
+      'The delivery yields every 4 ms of work (src/sliced-run.ts), and ' +
       'since the 15:31 run the handling of /ws frames does too (src/sliced-queue.ts; the section "/ws frames in 4 ms ' +
       'slices" below has the alternated runs: lag p99 median 98.5 → 64.2 ms, /health p99 139.7 → 78.7 ms). What still ' +
       'holds the loop: the tick\'s own work and the publication of 2,000 changes in one task (10-20 ms) and ' +

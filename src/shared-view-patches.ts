@@ -24,6 +24,7 @@ import { ClientState, Protocol, SchemaSerializer, type Client, type ClientPrivat
 import type { ChangeTree, Iterator, Schema, StateView } from '@colyseus/schema';
 import type { WebSocket } from 'ws';
 import { rawSocketOf } from './colyseus-seams.ts';
+import { runInSlices, type SlicedRun } from './sliced-run.ts';
 
 type ChangeTreeNode = { changeTree: ChangeTree; next?: ChangeTreeNode; prev?: ChangeTreeNode; position: number };
 type ChangeTreeList = { next?: ChangeTreeNode; tail?: ChangeTreeNode; nextPosition: number };
@@ -62,7 +63,6 @@ interface Outgoing {
   frames: Uint8Array[];
   segments: Array<Uint8Array[] | undefined>;
   after: Map<Client, Uint8Array[]>;
-  next: number;
 }
 
 /** Sends a client's patch frame and the messages staged after it in one socket write (one syscall, not one each). */
@@ -98,8 +98,8 @@ function takeStaged(clients: Client[]): Map<Client, Uint8Array[]> {
 
 export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerializer<T> {
   private readonly sending: PatchSending;
-  /** The last patch's frames not sent yet; the next patch sends them first, so a client's frames stay in order. */
-  private outgoing: Outgoing | undefined;
+  /** The last patch's sends, in slices; the next patch finishes them first, so a client's frames stay in order. */
+  private sends: SlicedRun | undefined;
 
   /** Per view id: the shared entity bytes for it this patch (reused from patch to patch). */
   private readonly segments: Uint8Array[][] = [];
@@ -116,7 +116,7 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
 
   override applyPatches(clients: Client[], state?: unknown, timing?: Parameters<SchemaSerializer<T>['applyPatches']>[2]): boolean {
     // The last patch's frames go first, so a client's frames stay in order.
-    this.sendOutgoing(Infinity);
+    this.sends?.finish();
     // Timed frames (rooms with defineInput), rooms without views and patches with no changed tree: Colyseus' own path.
     if (!this.hasFilters || timing !== undefined || clients.length === 0 || !this.encoder.hasChanges) {
       return super.applyPatches(clients, state, timing);
@@ -131,11 +131,11 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
     const sharedOffset = it.offset;
     const shared = encoder.sharedBuffer.slice(0, sharedOffset);
     const touched: number[] = [];
-    const outgoing: Outgoing = { clients: [], frames: [], segments: [], after: takeStaged(clients), next: 0 };
+    const outgoing: Outgoing = { clients: [], frames: [], segments: [], after: takeStaged(clients) };
     try {
       this.sortChanges(queue, sharedOffset, touched);
       root.changes = this.perViewQueue;
-      // The frames are put together as they are sent (sendOutgoing), in slices: only the encoding holds the loop here.
+      // The frames are put together as they are sent (sendFrame), in slices: only the encoding holds the loop here.
       const sent = new Map<StateView, { base: Uint8Array; segments: Uint8Array[] | undefined }>();
       for (const client of clients) {
         if (client.state !== ClientState.JOINED) continue;
@@ -165,36 +165,11 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
       this.perViewQueue.next = this.perViewQueue.tail = undefined;
     }
     encoder.discardChanges();
-    this.outgoing = outgoing;
-    // Sliced sends start in a turn of their own: the build above has just held the loop.
-    if (this.sending.sliceMs > 0) setImmediate(this.sendSlice);
-    else this.sendOutgoing(Infinity);
+    // Sliced sends start in a turn of their own: the build above has just held the loop. Without slices, all at once.
+    const { sliceMs, checkEvery } = this.sending;
+    this.sends = runInSlices(outgoing.clients.length, (i) => sendFrame(outgoing, i), () => {},
+      sliceMs > 0 ? { sliceMs, checkEvery, deferFirst: true } : { sliceMs: Infinity, checkEvery });
     return true;
-  }
-
-  /** Sends the built frames in slices of `sliceMs`, yielding to the event loop between them. */
-  private sendSlice = (): void => {
-    if (!this.outgoing) return;
-    this.sendOutgoing(this.sending.sliceMs > 0 ? performance.now() + this.sending.sliceMs : Infinity);
-    if (this.outgoing) setImmediate(this.sendSlice);
-  };
-
-  /** Sends frames of the last patch until the clock passes `until` (Infinity: all of them). */
-  private sendOutgoing(until: number): void {
-    const outgoing = this.outgoing;
-    if (!outgoing) return;
-    const { clients, frames, segments, after } = outgoing;
-    while (outgoing.next < clients.length) {
-      if (outgoing.next % this.sending.checkEvery === 0 && outgoing.next > 0 && performance.now() > until) return;
-      const i = outgoing.next++;
-      const client = clients[i];
-      if (client.state !== ClientState.JOINED) continue;
-      const frame = withSegments(frames[i], segments[i]);
-      const staged = after.size > 0 ? after.get(client) : undefined;
-      if (staged) sendTogether(client, frame, staged);
-      else client.raw(frame);
-    }
-    this.outgoing = undefined;
   }
 
   /**
@@ -249,6 +224,16 @@ export class SharedViewPatchSerializer<T extends Schema> extends SchemaSerialize
     this.perViewQueue.tail = last;
     this.perViewQueue.nextPosition = queue.nextPosition;
   }
+}
+
+/** Sends the patch's frame to its `i`th client (if it is still joined), with the messages it staged to follow it. */
+function sendFrame(outgoing: Outgoing, i: number): void {
+  const client = outgoing.clients[i];
+  if (client.state !== ClientState.JOINED) return;
+  const frame = withSegments(outgoing.frames[i], outgoing.segments[i]);
+  const staged = outgoing.after.size > 0 ? outgoing.after.get(client) : undefined;
+  if (staged) sendTogether(client, frame, staged);
+  else client.raw(frame);
 }
 
 /** One frame: the view's own part, then the shared entity bytes filed for it. */

@@ -1,11 +1,11 @@
 /**
  * A world's 600 ms tick: the areas' tick work, then the delivery of what changed to every player's area of interest
- * (interest-sync.ts), cut into time slices (delivery-slices.ts) so a crowded tick never holds message handling back,
+ * (interest-sync.ts), cut into time slices (src/sliced-run.ts) so a crowded tick never holds message handling back,
  * then the schema patch for SDK clients, and the tick's phase costs for the metrics.
  */
 import { gameContext } from '../../src/context.ts';
 import { TICK_MS } from '../../src/game/ticks.ts';
-import { runInSlices } from './delivery-slices.ts';
+import { runInSlices } from '../../src/sliced-run.ts';
 import type { SpatialGrid, TrackedEntity } from './interest.ts';
 import type { InterestSync } from './interest-sync.ts';
 import type { OnlinePlayer } from './online-player.ts';

@@ -1,8 +1,8 @@
-/** A tick's delivery in time slices: every observer once, in order, yielding once a slice used its time. */
+/** Work in time slices (a tick's delivery, a patch's sends): every index once, in order, yielding once a slice used its time. */
 import assert from 'node:assert/strict';
-import { runInSlices } from '../../rooms/world/delivery-slices.ts';
+import { runInSlices } from '../src/sliced-run.ts';
 
-describe('delivery slices (runInSlices)', () => {
+describe('sliced runs (runInSlices)', () => {
   it('visits every index once in order, yields when a slice ran past its time, and calls done once at the end', () => {
     let clock = 0;
     const deferred: Array<() => void> = [];
@@ -49,5 +49,33 @@ describe('delivery slices (runInSlices)', () => {
     });
     while (deferred.length > 0) deferred.shift()!();
     assert.deepEqual(slices, [6, 6, 28]);
+  });
+
+  it('finish visits what is left at once and calls done once; a later slice or finish does nothing', () => {
+    let clock = 0;
+    const deferred: Array<() => void> = [];
+    const visited: number[] = [];
+    let done = 0;
+    const run = runInSlices(20, (i) => {
+      visited.push(i);
+      clock += 1;
+    }, () => done++, { sliceMs: 4, checkEvery: 2, now: () => clock, defer: (next) => deferred.push(next) });
+    assert.deepEqual(visited, [0, 1, 2, 3, 4, 5]);
+    run.finish();
+    assert.deepEqual(visited, Array.from({ length: 20 }, (_, i) => i));
+    assert.equal(done, 1);
+    while (deferred.length > 0) deferred.shift()!();
+    run.finish();
+    assert.deepEqual({ visits: visited.length, done }, { visits: 20, done: 1 });
+  });
+
+  it('with deferFirst the first slice waits a turn; an endless slice time visits everything in that one slice', () => {
+    const deferred: Array<() => void> = [];
+    let visits = 0;
+    let done = 0;
+    runInSlices(1000, () => visits++, () => done++, { sliceMs: Infinity, checkEvery: 1, deferFirst: true, now: () => 1e9, defer: (next) => deferred.push(next) });
+    assert.deepEqual({ visits, done, turns: deferred.length }, { visits: 0, done: 0, turns: 1 });
+    deferred.shift()!();
+    assert.deepEqual({ visits, done, turns: deferred.length }, { visits: 1000, done: 1, turns: 0 });
   });
 });
