@@ -42,27 +42,33 @@ export function standingWorld(number: number): StandingWorldOptions {
   return { standing: true, number };
 }
 
-/** How long an entry waits for the standing worlds being reopened before it opens a world of its own. */
-const REOPEN_WAIT_MS = 5_000;
+/** How long an entry that finds no world with a free seat waits for the standing worlds' check. */
+const STANDING_CHECK_WAIT_MS = 5_000;
 
-/** The standing worlds this process is reopening now, if any (rooms/world/standing-worlds.ts tells). */
-let standingReopen: () => Promise<unknown> | undefined = () => undefined;
+/** Runs the standing worlds' check now, or joins the one under way (rooms/world/standing-worlds.ts); none when stopped. */
+let checkStandingWorlds: (() => Promise<unknown>) | undefined;
 
-export function followStandingWorlds(reopening: () => Promise<unknown> | undefined): void {
-  standingReopen = reopening;
+/** Sets the standing worlds' check that entries run; returns the one it replaces. */
+export function followStandingWorlds(check: (() => Promise<unknown>) | undefined): (() => Promise<unknown>) | undefined {
+  const replaced = checkStandingWorlds;
+  checkStandingWorlds = check;
+  return replaced;
 }
 
 /**
- * Waits (a bounded time) for the standing worlds this process is reopening. An entry that finds no open world while
- * the keeper reopens world 1 would otherwise open a world of its own beside it, and take number 2.
+ * Before an entry opens a world of its own: the standing worlds' check, for a bounded time; whether one ran. An
+ * entry that opened a world while the keeper reopened world 1 would take number 2 beside it — even one that looked
+ * for a reopening under way first, since the keeper's check reads which numbers are missing before it opens any
+ * (test/world/standing-worlds.test.ts, found by the database-cut suite). Run first, the check opens the missing
+ * standing worlds, or finds them live, and the entry goes where it would have.
  */
-async function standingWorldsReopened(): Promise<boolean> {
-  const reopening = standingReopen();
-  if (!reopening) return false;
+async function standingWorldsChecked(): Promise<boolean> {
+  const check = checkStandingWorlds?.();
+  if (!check) return false;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    reopening.catch(() => {}),
-    new Promise((resolve) => (timer = setTimeout(resolve, REOPEN_WAIT_MS))),
+    check.catch(() => {}),
+    new Promise((resolve) => (timer = setTimeout(resolve, STANDING_CHECK_WAIT_MS))),
   ]).finally(() => clearTimeout(timer));
   return true;
 }
@@ -127,6 +133,12 @@ export function isFull(listing: IRoomCache): boolean {
   return listing.clients >= listing.maxClients;
 }
 
+/** Whether a listed world would take a seat now: the case where `joinOrCreate` opens no world. */
+async function someWorldHasASeat(): Promise<boolean> {
+  const listings = (await matchMaker.query({ name: WORLD_ROOM })) as WorldRoomListing[];
+  return listings.some((listing) => listing.metadata?.status !== 'closing' && !listing.locked && !isFull(listing));
+}
+
 /** The listing of an open world with a free seat, or WORLD_NOT_FOUND (none, or closing) / WORLD_FULL. */
 export async function openWorldWithRoom(world: number): Promise<WorldRoomListing> {
   const listing = await findWorld(world);
@@ -146,7 +158,7 @@ export async function pickWorld(passOver: ReadonlySet<number> = new Set(), waite
     && !passOver.has(listing.metadata!.world!));
   open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
   if (open[0]) return open[0];
-  if (!waited && await standingWorldsReopened()) return pickWorld(passOver, true);
+  if (!waited && await standingWorldsChecked()) return pickWorld(passOver, true);
   // Entries that find every world full at once share one new world instead of each opening their own (a burst of
   // 50 entries opened 50 worlds); one that finds the new world full by the time it takes a seat picks again. An
   // entry whose listing was read before a world opened for the burst did not see it: it takes that world too.
@@ -179,7 +191,7 @@ export async function reserveWorldSeat(requested: Record<string, unknown>, auth:
   const options = entryOptions(requested);
   const world = requestedWorld(options);
   if (world === undefined) {
-    await standingWorldsReopened();
+    if (!(await someWorldHasASeat())) await standingWorldsChecked();
     return (await matchMaker.joinOrCreate(WORLD_ROOM, options, auth)) as SeatReservation;
   }
   const listing = await openWorldWithRoom(world);

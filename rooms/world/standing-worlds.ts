@@ -3,8 +3,9 @@
  * checked every half lease time on every process: a standing number without a live lease (its process died, or
  * lost the world) is opened again, by its number — the new world takes the number over with a newer epoch
  * (src/db/worlds.ts), which PostgreSQL allows only once the old lease has lapsed by its clock. The cluster's short
- * lock keeps two processes from opening the same numbers at once; the matchmaker places the world. Entries of this
- * process that find no open world meanwhile wait for it rather than open a world beside it (world-choice.ts).
+ * lock keeps two processes from opening the same numbers at once; the matchmaker places the world. An entry of this
+ * process that finds no world with a free seat runs the check first (or waits for the one under way) rather than
+ * open a world beside the one being reopened (world-choice.ts).
  */
 import { matchMaker } from '@colyseus/core';
 import type { Database } from '../../src/db/database.ts';
@@ -27,13 +28,12 @@ const START_WAIT_MS = 20_000;
 export class StandingWorlds {
   private readonly options: StandingWorldsOptions;
   private timer: NodeJS.Timeout | undefined;
-  private checking: Promise<unknown> | undefined;
-  /** The standing worlds being opened now: entries of this process wait for them (world-choice.ts). */
-  private reopening: Promise<number> | undefined;
+  /** The check under way, if any: the timer's, the start's and entries' (world-choice.ts) share it. */
+  private checking: Promise<number> | undefined;
 
   constructor(options: StandingWorldsOptions) {
     this.options = options;
-    followStandingWorlds(() => this.reopening);
+    followStandingWorlds(() => this.check());
   }
 
   /** The numbers 1…WORLDS_MIN that hold no live lease. */
@@ -45,16 +45,9 @@ export class StandingWorlds {
   }
 
   /** Opens the missing standing worlds, under the lock; the number opened (0 when another process held the lock). */
-  async ensure(): Promise<number> {
+  private async ensure(): Promise<number> {
     if ((await this.missing()).length === 0) return 0;
-    const opened = await this.options.lock(async () => {
-      this.reopening = this.missing().then((numbers) => this.openNumbers(numbers));
-      try {
-        return await this.reopening;
-      } finally {
-        this.reopening = undefined;
-      }
-    });
+    const opened = await this.options.lock(async () => this.openNumbers(await this.missing()));
     if (opened) this.options.logger.info({ processId: matchMaker.processId, opened }, 'opened the standing worlds that held no live lease');
     return opened ?? 0;
   }
@@ -73,11 +66,24 @@ export class StandingWorlds {
     return opened;
   }
 
+  /** `ensure`, or the one under way. */
+  private ensureOnce(): Promise<number> {
+    return (this.checking ??= this.ensure().finally(() => (this.checking = undefined)));
+  }
+
+  /** Checks now, or waits for the check under way; never rejects (a failed check is logged, and the next one runs). */
+  check(): Promise<void> {
+    return this.ensureOnce().then(
+      () => undefined,
+      (error: unknown) => this.options.logger.warn({ err: error }, 'could not check the standing worlds'),
+    );
+  }
+
   /** At start: the standing worlds exist when this resolves (this process opened them, or another did). */
   async open(): Promise<void> {
     const deadline = Date.now() + START_WAIT_MS;
     while (Date.now() < deadline) {
-      await this.ensure();
+      await this.ensureOnce();
       if ((await this.missing()).length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -86,17 +92,13 @@ export class StandingWorlds {
 
   /** Checks again every `everyMs` until stopped. */
   keep(): void {
-    this.timer = setInterval(() => {
-      this.checking ??= this.ensure()
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'could not check the standing worlds'))
-        .finally(() => (this.checking = undefined));
-    }, this.options.everyMs);
+    this.timer = setInterval(() => void this.check(), this.options.everyMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    followStandingWorlds(() => undefined);
-    await this.checking;
+    followStandingWorlds(undefined);
+    await this.checking?.catch(() => undefined);
   }
 }
