@@ -22,11 +22,12 @@ export function uniqueName(prefix = 'p'): string {
  * On a PostgreSQL the suites share (DATABASE_URL), the ground items and open gravestones earlier suites left in the
  * worlds numbered above `standing`: a world the matchmaker opens takes over what its number holds, and stays open
  * while it holds anything (docs/worlds.md), so a suite that watches such a world empty and close starts without
- * them. A fresh embedded database has none; nothing is deleted there.
+ * them. A fresh embedded database has none; nothing is deleted there. A PostgreSQL no server has run on yet is
+ * migrated first, as the server would (the suite's first file failed on a fresh database: no ground_items table).
  */
 export async function clearLeftoversAbove(standing: number): Promise<void> {
   if (!process.env.DATABASE_URL) return;
-  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, pgliteDataDir: 'memory://', runMigrations: false, poolSize: 1 });
+  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, pgliteDataDir: 'memory://', runMigrations: true, poolSize: 1 });
   try {
     const connection = db.em.getConnection();
     await connection.execute('delete from ground_items where world > ?', [standing]);
