@@ -27,6 +27,7 @@ import { InterestSync } from './world/interest-sync.ts';
 import { loadPlayerContainers } from './world/item-moves.ts';
 import { OnlinePlayer, type Tile } from './world/online-player.ts';
 import { endSession, loadIgnores, savePositions, startSession } from '../src/db/player-sessions.ts';
+import { inLeaveSaveLine } from './world/leave-saves.ts';
 import { claimWorld, closeWorld, openWorld, releaseWorld, renewLease } from '../src/db/worlds.ts';
 import { ROOM_CLOSE } from '../src/close-codes.ts';
 import { WorldLease, type WorldFence } from './world/world-lease.ts';
@@ -328,7 +329,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
     const reason: LeaveReason = player.removedFor
       ?? (code === CloseCode.CONSENTED ? 'logout' : code === CloseCode.SERVER_SHUTDOWN ? 'server_shutdown' : 'disconnected');
     const context = gameContext();
-    const save = trackWrite(context, (async () => {
+    const save = trackWrite(context, inLeaveSaveLine(async () => {
       try {
         for (const hook of this.leaveHooks) await hook(player, reason);
         await endSession(context.db.em, this.fence(), {
@@ -342,7 +343,7 @@ export class WorldRoom extends GameRoom<WorldState> implements WorldApi {
           .catch((error: unknown) => context.logger.error({ err: error, characterId: player.id }, 'could not release the world claim'));
         context.online.delete(player.id);
       }
-    })());
+    }));
     context.leaving.set(player.id, save);
     this.leaving.add(save);
     try {
