@@ -6,15 +6,32 @@
  * PostgreSQL's clock, and the last saves were refused: those players' positions and session ends were lost (0 to 436
  * refused of 2,000 in a shutdown, loadtest/walker runs), and a world still running would have lost its lease. With a
  * few saves in flight a renewal waits behind those few; the leaves take as long in all.
+ *
+ * A save that has not finished after `slotMs` (a hung connection: there is no statement timeout) goes on, but gives
+ * its place up: one stuck save must not hold every later leave back.
  */
 import pLimit from 'p-limit';
 
 /** Leave saves in flight at once; the pool's other connections stay free for the worlds' own writes. */
 const LEAVE_SAVES_AT_ONCE = 4;
+/** How long one save may hold its place. */
+const SLOT_MS = 10_000;
 
-const limit = pLimit(LEAVE_SAVES_AT_ONCE);
+export type SaveLine = <T>(save: () => Promise<T>) => Promise<T>;
+
+/** A line that runs at most `atOnce` saves together, each holding its place at most `slotMs`. */
+export function saveLine(atOnce: number, slotMs: number): SaveLine {
+  const limit = pLimit(atOnce);
+  return <T>(save: () => Promise<T>) => new Promise<T>((resolve, reject) => {
+    void limit(async () => {
+      const running = save();
+      running.then(resolve, reject);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running.catch(() => {}), new Promise((done) => (timer = setTimeout(done, slotMs)))])
+        .finally(() => clearTimeout(timer));
+    });
+  });
+}
 
 /** Runs one leaving player's save when one of the few places is free. */
-export function inLeaveSaveLine<T>(save: () => Promise<T>): Promise<T> {
-  return limit(save);
-}
+export const inLeaveSaveLine: SaveLine = saveLine(LEAVE_SAVES_AT_ONCE, SLOT_MS);
