@@ -9,6 +9,7 @@ import { matchMaker, type AuthContext, type IRoomCache } from '@colyseus/core';
 import { gameContext } from '../../src/context.ts';
 import { liveWorlds, type LiveWorld } from '../../src/db/worlds.ts';
 import { GameError } from '../../src/game/refusal.ts';
+import { settledWithin } from '../../src/settled-within.ts';
 
 export const WORLD_ROOM = 'world';
 
@@ -65,11 +66,7 @@ export function followStandingWorlds(check: (() => Promise<unknown>) | undefined
 async function standingWorldsChecked(): Promise<boolean> {
   const check = checkStandingWorlds?.();
   if (!check) return false;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    check.catch(() => {}),
-    new Promise((resolve) => (timer = setTimeout(resolve, STANDING_CHECK_WAIT_MS))),
-  ]).finally(() => clearTimeout(timer));
+  await settledWithin(check, STANDING_CHECK_WAIT_MS);
   return true;
 }
 
@@ -133,10 +130,14 @@ export function isFull(listing: IRoomCache): boolean {
   return listing.clients >= listing.maxClients;
 }
 
+/** Whether a listed world takes a seat now: open (not closing), not locked, not full. */
+function hasFreeSeat(listing: WorldRoomListing): boolean {
+  return listing.metadata?.status !== 'closing' && !listing.locked && !isFull(listing);
+}
+
 /** Whether a listed world would take a seat now: the case where `joinOrCreate` opens no world. */
 async function someWorldHasASeat(): Promise<boolean> {
-  const listings = (await matchMaker.query({ name: WORLD_ROOM })) as WorldRoomListing[];
-  return listings.some((listing) => listing.metadata?.status !== 'closing' && !listing.locked && !isFull(listing));
+  return ((await matchMaker.query({ name: WORLD_ROOM })) as WorldRoomListing[]).some(hasFreeSeat);
 }
 
 /** The listing of an open world with a free seat, or WORLD_NOT_FOUND (none, or closing) / WORLD_FULL. */
@@ -154,8 +155,7 @@ export async function openWorldWithRoom(world: number): Promise<WorldRoomListing
  */
 export async function pickWorld(passOver: ReadonlySet<number> = new Set(), waited = false): Promise<WorldRoomListing> {
   const listedAt = opened.count;
-  const open = (await listWorlds()).filter((listing) => listing.metadata!.status !== 'closing' && !listing.locked && !isFull(listing)
-    && !passOver.has(listing.metadata!.world!));
+  const open = (await listWorlds()).filter((listing) => hasFreeSeat(listing) && !passOver.has(listing.metadata!.world!));
   open.sort((a, b) => b.clients - a.clients || a.metadata!.world! - b.metadata!.world!);
   if (open[0]) return open[0];
   if (!waited && await standingWorldsChecked()) return pickWorld(passOver, true);

@@ -11,6 +11,7 @@
  * its place up: one stuck save must not hold every later leave back.
  */
 import pLimit from 'p-limit';
+import { settledWithin } from '../../src/settled-within.ts';
 
 /** Leave saves in flight at once; the pool's other connections stay free for the worlds' own writes. */
 const LEAVE_SAVES_AT_ONCE = 4;
@@ -26,9 +27,7 @@ export function saveLine(atOnce: number, slotMs: number): SaveLine {
     void limit(async () => {
       const running = save();
       running.then(resolve, reject);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([running.catch(() => {}), new Promise((done) => (timer = setTimeout(done, slotMs)))])
-        .finally(() => clearTimeout(timer));
+      await settledWithin(running, slotMs);
     });
   });
 }

@@ -18,6 +18,7 @@ import { sdkSocketServer } from '../colyseus-seams.ts';
 import type { Identity } from '../auth/tokens.ts';
 import { JsonConnection, type ConnectionServices } from './json-connection.ts';
 import { clientAddressOf } from './socket-address.ts';
+import { settledWithin } from '../settled-within.ts';
 
 export const JSON_WS_PATH = '/ws';
 /** Frames over this size close the connection with 1009. */
@@ -141,12 +142,7 @@ class JsonEndpoint {
       socket.once('close', () => resolve());
       if (socket.readyState === WebSocket.OPEN) socket.close(WS_CLOSE.SERVICE_RESTART, 'server shutdown');
     }));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(closed),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_CLOSE_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(Promise.all(closed), SHUTDOWN_CLOSE_WAIT_MS);
     for (const socket of sockets) if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
     this.wss.close();
   }
