@@ -3,9 +3,9 @@
  * session's end, the claim's release). Started all at once — a shutdown gives up 2,000 held seats together, and the
  * seats of a mass drop lapse together — they queued thousands of statements ahead of the worlds' lease renewals on
  * the database pool (PGlite runs one statement at a time). A renewal waited for every save, the lease lapsed by
- * PostgreSQL's clock, and the last saves were refused: those players' positions and session ends were lost (0 to 436
- * refused of 2,000 in a shutdown, loadtest/walker runs), and a world still running would have lost its lease. With a
- * few saves in flight a renewal waits behind those few; the leaves take as long in all.
+ * PostgreSQL's clock, and the last saves were refused: those players' positions and session ends were lost, and a
+ * world still running would have lost its lease (test/world/mass-leave.test.ts). With a few saves in flight a
+ * renewal waits behind those few; the leaves take as long in all.
  *
  * A save that has not finished after `slotMs` (a hung connection: there is no statement timeout) goes on, but gives
  * its place up: one stuck save must not hold every later leave back.

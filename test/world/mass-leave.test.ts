@@ -2,8 +2,8 @@
  * Many players leaving at once keep the world's lease (rooms/world/leave-saves.ts). A shutdown gives up every held
  * seat together, and the seats of a mass drop lapse together: each leave saves (leave hooks, the session's end, the
  * claim's release), and all of them at once queued ahead of the world's lease renewal on the database pool. The
- * renewal waited for them all, the lease lapsed by PostgreSQL's clock, and the last saves were refused (a 2,000-walker
- * shutdown lost 0 to 436 of them, run to run), while a world still running lost its lease outright.
+ * renewal waited for them all, the lease lapsed by PostgreSQL's clock, and the last saves were refused (seen when a
+ * server shut down under 2,000 walkers), while a world still running lost its lease outright.
  *
  * Here the lease is 2 s, and a leave hook holds a database connection 150 ms per leaving player (on PGlite, the only
  * one): 30 leaves are 4.5 s of it. Every session must end with its reason, and the world keeps its lease.
